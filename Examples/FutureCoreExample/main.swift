@@ -1,0 +1,3 @@
+import FutureCore
+let f = Future { 42 }
+print(f.value)

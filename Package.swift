@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "futurerun",
+    products: [
+        .library(name: "FutureCore", targets: ["FutureCore"]),
+        .executable(name: "futurerun", targets: ["futurerun"]),
+    ],
+    targets: [
+        // The only C in the package: libc calls Swift's Glibc module does not expose.
+        .target(name: "CFutureShims"),
+        .target(name: "FutureCore", dependencies: ["CFutureShims"], swiftSettings: strict),
+        .target(name: "FutureRunKit", dependencies: ["FutureCore", "CFutureShims"], swiftSettings: strict),
+        .executableTarget(name: "futurerun", dependencies: ["FutureRunKit"], swiftSettings: strict),
+        .executableTarget(
+            name: "futurecore-example", dependencies: ["FutureCore"], path: "Examples/FutureCoreExample",
+            swiftSettings: strict),
+        .testTarget(name: "FutureCoreTests", dependencies: ["FutureCore"], swiftSettings: strict),
+        .testTarget(name: "FutureRunKitTests", dependencies: ["FutureRunKit"], swiftSettings: strict),
+        .testTarget(name: "futurerunTests", dependencies: ["futurerun"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,63 @@
+// The only C in futurerun: libc and kernel calls that Swift's Glibc module does not expose.
+#ifndef CFUTURESHIMS_H
+#define CFUTURESHIMS_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+/// pipe2(fds, O_CLOEXEC | extra). Returns 0 or -1 with errno.
+int fr_pipe_cloexec(int fds[2], int extra_flags);
+
+/// pidfd_open(pid, 0) with O_CLOEXEC semantics (pidfds are always close-on-exec). -1 with errno
+/// where the kernel lacks it.
+int fr_pidfd_open(pid_t pid);
+
+/// Spawns `argv[0]` (a path, no PATH search) with `envp`, in a new process group, with an empty
+/// signal mask and the signals in `default_signals` reset to SIG_DFL, stdin from `stdin_fd`, stdout to
+/// `stdout_fd`, stderr to `stderr_fd`, working directory `cwd` (NULL: inherit). Every other
+/// descriptor the child gets is one the caller left without O_CLOEXEC.
+/// Returns 0 and sets *pid, or an errno value (the child never ran).
+int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], const char *cwd,
+             int stdin_fd, int stdout_fd, int stderr_fd, const sigset_t *default_signals);
+
+/// Wait-status decoding (the W* macros).
+int fr_wifexited(int status);
+int fr_wexitstatus(int status);
+int fr_wifsignaled(int status);
+int fr_wtermsig(int status);
+
+/// The signal number's bit in `set` (sigaddset), and empty-set creation, for Swift callers.
+void fr_sigset_empty(sigset_t *set);
+void fr_sigset_add(sigset_t *set, int signo);
+
+/// Blocks `signals` in the calling thread (and so in every thread it starts later). 0 or errno.
+int fr_block_signals(const int *signals, int count);
+/// Waits for one of `signals` (which must be blocked); returns its number.
+int fr_wait_signal(const int *signals, int count);
+
+/// The current disposition of `signo`: 0 default, 1 ignored, 2 handled.
+int fr_signal_disposition(int signo);
+/// Ignores `signo` in this process.
+void fr_ignore_signal(int signo);
+
+/// Number of CPUs in this thread's affinity mask.
+int fr_affinity_cpus(void);
+
+/// Opens `path` relative to `dirfd` for writing (create or truncate, 0600 unless `mode`), refusing
+/// symbolic links anywhere in the final component (O_NOFOLLOW). -1 with errno.
+int fr_open_nofollow(int dirfd, const char *path, int flags, int mode);
+
+/// Creates an unnamed private temporary file in `dir` (O_TMPFILE, 0600), or, where the file system
+/// refuses O_TMPFILE, a named one that is unlinked at once. -1 with errno.
+int fr_private_tempfile(const char *dir);
+
+/// Sets O_NONBLOCK on `fd` (only on descriptors futurerun created). 0 or -1.
+int fr_set_nonblocking(int fd);
+
+/// prctl(PR_SET_PDEATHSIG, signo) for the calling thread's future children: not used by spawn (it
+/// needs a fork hook); kept for the watchdog.
+int fr_set_parent_death_signal(int signo);
+
+#endif

@@ -1,0 +1,67 @@
+import Synchronization
+
+/// Combinators over many futures. Each returns a new future at once (never blocks) and resolves on
+/// the thread that resolves the deciding input. Cancelling the result cancels every input.
+extension Eventual {
+    /// All values, in the order of `futures` (not of completion); the first failure to arrive
+    /// otherwise. An empty list gives `[]`.
+    public static func all(_ futures: [Eventual]) -> Eventual<[Value], Failure> {
+        let next = Eventual<[Value], Failure>.derived(cancelling: futures)
+        guard !futures.isEmpty else {
+            next.complete(.success([]))
+            return next
+        }
+        let collected = Mutex((values: [Value?](repeating: nil, count: futures.count), missing: futures.count))
+        for (index, future) in futures.enumerated() {
+            future.whenComplete { outcome in
+                switch outcome {
+                case .failure(let error):
+                    next.complete(.failure(error))
+                case .success(let value):
+                    let done: [Value]? = collected.withLock { state in
+                        state.values[index] = value
+                        state.missing -= 1
+                        return state.missing == 0 ? state.values.map { $0! } : nil
+                    }
+                    if let done { next.complete(.success(done)) }
+                }
+            }
+        }
+        return next
+    }
+
+    /// The outcome of whichever future resolves first, success or failure. The others keep running
+    /// (cancel them if they are no longer wanted). An empty list never resolves.
+    public static func any(_ futures: [Eventual]) -> Eventual {
+        let next = derived(cancelling: futures)
+        for future in futures { future.whenComplete { next.complete($0) } }
+        return next
+    }
+
+    /// The first value to arrive; if every future fails, the failure of the last one to fail. An
+    /// empty list never resolves.
+    public static func firstSuccess(_ futures: [Eventual]) -> Eventual {
+        let next = derived(cancelling: futures)
+        let remaining = Mutex(futures.count)
+        for future in futures {
+            future.whenComplete { outcome in
+                switch outcome {
+                case .success: next.complete(outcome)
+                case .failure:
+                    if remaining.withLock({ $0 -= 1; return $0 == 0 }) { next.complete(outcome) }
+                }
+            }
+        }
+        return next
+    }
+
+    /// Folds the values, in the order of `futures`, into one: `combine(combine(initial, v0), v1)`…
+    /// The first failure to arrive wins.
+    public static func reduce<Accumulated: Sendable>(
+        _ initial: Accumulated,
+        _ futures: [Eventual],
+        _ combine: @escaping @Sendable (Accumulated, Value) -> Accumulated
+    ) -> Eventual<Accumulated, Failure> {
+        all(futures).map { $0.reduce(initial, combine) }
+    }
+}

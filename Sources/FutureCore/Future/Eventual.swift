@@ -1,0 +1,231 @@
+import Dispatch
+import Synchronization
+
+/// A future that cannot fail: the seed's `Future<T>`.
+///
+///     let name: Future<String?> = Future { lookUpName() }   // runs at once, on its own thread
+///     let size = Future(expensiveCall())                    // the same, as an autoclosure
+///     name.resolved    // false while it runs; never blocks
+///     name.value       // blocks until ready, then never again; no `try`
+public typealias Future<Value: Sendable> = Eventual<Value, Never>
+
+/// A future whose work may throw any error: `try future.value`.
+public typealias ThrowingFuture<Value: Sendable> = Eventual<Value, any Error>
+
+/// A value that becomes available later: the result of work running elsewhere, or of a ``Promise``.
+///
+/// `Eventual<Value, Failure>` is the one future type of FutureCore. `Failure` is the error its work can
+/// throw, kept with its type (typed throws): ``Future`` fixes it to `Never`, so the seed's spelling
+/// `future.value` needs no `try`; ``ThrowingFuture`` uses `any Error`; any concrete error type works
+/// too (`Eventual<Data, ParseError>`).
+///
+/// ## Threading model
+/// - An `Eventual` is resolved exactly once, by whichever thread finishes its work or completes its
+///   ``Promise``. Its state sits behind a `Mutex`; callbacks are never run while that lock is held.
+/// - Blocking reads (``value``, ``result``, ``wait(timeout:)``) park the calling thread and are woken
+///   directly by the completing thread: no pool thread is needed to wake them. Called on a ``JobPool``
+///   thread, they lend the thread's slot to the pool while parked, so futures on a bounded pool may wait
+///   for each other without deadlock.
+/// - Callbacks run on the executor given at registration (default ``InlineExecutor``: on the
+///   completing thread, or at once on the registering thread if already resolved). Callbacks
+///   registered before resolution run in registration order.
+/// - ``cancel()`` is cooperative: it tells the work (through its ``CancellationToken``) to stop; the
+///   work decides how it finishes.
+public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
+    public typealias Outcome = Result<Value, Failure>
+    typealias Callback = @Sendable (Outcome) -> Void
+
+    private enum State {
+        case pending([Callback])
+        case resolved(Outcome)
+    }
+
+    private let state: Mutex<State>
+
+    /// Tells this future's work that its result is no longer wanted. See ``cancel()``.
+    public let cancellation: CancellationToken
+
+    /// A pending future, to be completed through ``Promise`` or by the initialisers below.
+    init(cancellation: CancellationToken = CancellationToken()) {
+        self.state = Mutex(.pending([]))
+        self.cancellation = cancellation
+    }
+
+    /// A future that is already resolved. Does not block.
+    public init(resolved outcome: Outcome) {
+        self.state = Mutex(.resolved(outcome))
+        self.cancellation = CancellationToken()
+    }
+
+    /// Runs `body` on `executor` at once and resolves with what it returns or throws.
+    ///
+    /// - Parameter executor: where `body` runs; by default ``JobPool/blocking``, a thread of its own
+    ///   per running future, since futures stand for protracted, blocking work that must overlap.
+    public convenience init(
+        on executor: any Executor = .blocking,
+        _ body: @escaping @Sendable () throws(Failure) -> Value
+    ) {
+        self.init()
+        executor.execute { [self] in
+            self.complete(Result { () throws(Failure) -> Value in try body() })
+        }
+    }
+
+    /// `Future(expensiveCall())`: evaluates the expression on `executor`, as the closure form does.
+    public convenience init(
+        _ body: @autoclosure @escaping @Sendable () -> Value,
+        on executor: any Executor = .blocking
+    ) where Failure == Never {
+        self.init(on: executor, body)
+    }
+
+    /// Runs `body` on `executor`, handing it this future's ``CancellationToken`` so that the work can
+    /// notice ``cancel()`` (poll `token.isCancelled`, or register `token.onCancel`).
+    public static func cancellable(
+        on executor: any Executor = .blocking,
+        _ body: @escaping @Sendable (CancellationToken) throws(Failure) -> Value
+    ) -> Eventual {
+        let future = Eventual()
+        executor.execute {
+            future.complete(Result { () throws(Failure) -> Value in try body(future.cancellation) })
+        }
+        return future
+    }
+
+    // MARK: Reading
+
+    /// Whether the result is ready. Never blocks.
+    public var resolved: Bool { peek != nil }
+
+    /// Alias of ``resolved``.
+    public var isResolved: Bool { resolved }
+
+    /// The outcome if ready, `nil` otherwise. Never blocks.
+    public var peek: Outcome? {
+        state.withLock { state in
+            if case .resolved(let outcome) = state { return outcome }
+            return nil
+        }
+    }
+
+    /// The value, blocking the calling thread until it is ready; once ready, never blocks again.
+    /// Throws the work's error (never, for a ``Future``). In `async` code use ``get()``.
+    @available(*, noasync, message: "blocks the thread; use 'try await future.get()'")
+    public var value: Value {
+        get throws(Failure) { try result.get() }
+    }
+
+    /// The outcome, blocking the calling thread until it is ready; once ready, never blocks again.
+    @available(*, noasync, message: "blocks the thread; use 'await future.outcome()'")
+    public var result: Outcome {
+        if let outcome = peek { return outcome }
+        return park(until: nil)!
+    }
+
+    /// Waits at most `timeout` for the outcome; `nil` if it is still pending then. Blocks the
+    /// calling thread for at most `timeout`.
+    @available(*, noasync, message: "blocks the thread; use 'await future.outcome()'")
+    public func wait(timeout: Duration) -> Outcome? {
+        if let outcome = peek { return outcome }
+        return park(until: .now() + timeout.dispatchInterval)
+    }
+
+    /// Parks the thread until resolution or `deadline`, woken by the completing thread.
+    private func park(until deadline: DispatchTime?) -> Outcome? {
+        let wakeUp = DispatchSemaphore(value: 0)
+        whenComplete { _ in wakeUp.signal() }
+        JobPool.lendingSlot {
+            if let deadline { _ = wakeUp.wait(timeout: deadline) } else { wakeUp.wait() }
+        }
+        return peek
+    }
+
+    // MARK: Completing
+
+    /// Resolves the future if still pending and runs its callbacks on this thread (outside the lock).
+    /// - Returns: `false` if it was already resolved; the outcome is then dropped.
+    @discardableResult
+    func complete(_ outcome: Outcome) -> Bool {
+        let callbacks: [Callback]? = state.withLock { state in
+            guard case .pending(let callbacks) = state else { return nil }
+            state = .resolved(outcome)
+            return callbacks
+        }
+        guard let callbacks else { return false }
+        cancellation.retire()
+        for callback in callbacks { callback(outcome) }
+        return true
+    }
+
+    // MARK: Callbacks
+
+    /// Registers `callback` to run inline on the completing thread (or now, if already resolved).
+    func whenComplete(_ callback: @escaping Callback) {
+        let outcome: Outcome? = state.withLock { state in
+            switch state {
+            case .pending(var callbacks):
+                callbacks.append(callback)
+                state = .pending(callbacks)
+                return nil
+            case .resolved(let outcome):
+                return outcome
+            }
+        }
+        if let outcome { callback(outcome) }
+    }
+
+    /// Runs `callback` with the outcome, on `executor`, once the future resolves (or now, if it has).
+    /// Callbacks registered before resolution run in registration order. Never blocks.
+    public func onComplete(
+        on executor: any Executor = .inline,
+        _ callback: @escaping @Sendable (Outcome) -> Void
+    ) {
+        whenComplete { outcome in executor.execute { callback(outcome) } }
+    }
+
+    /// Runs `callback` with the value if the future succeeds, on `executor`. Never blocks.
+    public func onSuccess(on executor: any Executor = .inline, _ callback: @escaping @Sendable (Value) -> Void) {
+        onComplete(on: executor) { if case .success(let value) = $0 { callback(value) } }
+    }
+
+    /// Runs `callback` with the error if the future fails, on `executor`. Never blocks.
+    public func onFailure(on executor: any Executor = .inline, _ callback: @escaping @Sendable (Failure) -> Void) {
+        onComplete(on: executor) { if case .failure(let error) = $0 { callback(error) } }
+    }
+
+    // MARK: Cancelling
+
+    /// A pending future whose cancellation reaches `sources`: the start of every combinator.
+    static func derived(cancelling sources: [any Cancellable]) -> Eventual {
+        let derived = Eventual()
+        derived.cancellation.onCancel { for source in sources { source.cancel() } }
+        return derived
+    }
+
+    /// Asks the work behind this future to stop. Cooperative: the work's ``CancellationToken`` fires
+    /// its handlers (a command future kills its process group); the future still resolves with whatever
+    /// the work then returns. No effect once resolved. Never blocks; handlers run on this thread.
+    public func cancel() {
+        cancellation.cancel()
+    }
+}
+
+extension Duration {
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(Int(min(seconds, Int64(Int.max / 1_000_000_000 - 1))) * 1_000_000_000
+            + Int(attoseconds / 1_000_000_000))
+    }
+}
+
+extension Eventual where Failure == Never {
+    /// The value, blocking the calling thread until it is ready; once ready, never blocks again.
+    /// A ``Future`` cannot fail, so no `try`. In `async` code use ``get()``.
+    @available(*, noasync, message: "blocks the thread; use 'await future.get()'")
+    public var value: Value {
+        switch result {
+        case .success(let value): value
+        }
+    }
+}
+

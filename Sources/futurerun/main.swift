@@ -1,0 +1,1 @@
+print("futurerun: not built yet")

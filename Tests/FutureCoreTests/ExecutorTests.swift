@@ -1,0 +1,58 @@
+import Dispatch
+import Glibc
+import FutureCore
+import Synchronization
+import Testing
+
+@Suite struct Executors {
+    @Test func poolNeverRunsMoreThanItsWidth() {
+        let pool = JobPool(width: 3)
+        let now = Mutex((running: 0, peak: 0))
+        let futures = (0..<30).map { _ in
+            Future(on: pool) { () -> Int in
+                now.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
+                usleep(2000)
+                now.withLock { $0.running -= 1 }
+                return 1
+            }
+        }
+        #expect(Future.reduce(0, futures, +).value == 30)
+        #expect(now.withLock { $0.peak } == 3)
+    }
+
+    @Test func chainOfAThousandFuturesWaitingOnEachOtherCompletesOnAPoolOfTwo() {
+        let pool = JobPool(width: 2)
+        var previous = Future(on: pool) { 0 }
+        for _ in 0..<1000 {
+            let before = previous
+            previous = Future(on: pool) { before.value + 1 }
+        }
+        #expect(previous.wait(timeout: .seconds(60))?.get() == 1000)
+    }
+
+    @Test func widthCanBeRaisedWhileWorkIsQueued() {
+        let pool = JobPool(width: 1)
+        let gate = DispatchSemaphore(value: 0)
+        let blocker = Future(on: pool) { () -> Int in gate.wait(); return 0 }
+        let queued = Future(on: pool) { 1 }
+        #expect(queued.wait(timeout: .milliseconds(100)) == nil)
+        pool.width = 2
+        #expect(queued.wait(timeout: .seconds(5)) != nil)
+        gate.signal()
+        _ = blocker.value
+    }
+
+    @Test func blockingExecutorOverlapsManyBlockingFutures() {
+        let start = ContinuousClock.now
+        let sleepers = (0..<64).map { _ in Future { usleep(200_000); return 1 } }
+        #expect(Future.reduce(0, sleepers, +).value == 64)
+        #expect(ContinuousClock.now - start < .seconds(3))
+    }
+
+    @Test func inlineExecutorRunsOnTheCallersThread() {
+        let here = pthread_self()
+        let future = Future(on: .inline) { pthread_equal(pthread_self(), here) != 0 }
+        #expect(future.resolved)
+        #expect(future.value)
+    }
+}
