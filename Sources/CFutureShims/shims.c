@@ -119,4 +119,74 @@ int fr_set_nonblocking(int fd) {
     return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
 
+int fr_pipe_for_child_output(int fds[2]) {
+    if (pipe2(fds, O_CLOEXEC) != 0) return -1;
+    // Only our read end is non-blocking; the child's write end stays an ordinary blocking pipe.
+    if (fcntl(fds[0], F_SETFL, O_NONBLOCK) != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    return 0;
+}
+
 int fr_set_parent_death_signal(int signo) { return prctl(PR_SET_PDEATHSIG, signo); }
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
+const uint32_t FR_EPOLLIN = EPOLLIN, FR_EPOLLOUT = EPOLLOUT, FR_EPOLLHUP = EPOLLHUP, FR_EPOLLERR = EPOLLERR;
+
+int fr_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+static int epoll_control(int epfd, int op, int fd, uint32_t events, uint64_t token) {
+    struct epoll_event event = {.events = events, .data.u64 = token};
+    return epoll_ctl(epfd, op, fd, &event);
+}
+
+int fr_epoll_add(int epfd, int fd, uint32_t events, uint64_t token) {
+    return epoll_control(epfd, EPOLL_CTL_ADD, fd, events, token);
+}
+
+int fr_epoll_modify(int epfd, int fd, uint32_t events, uint64_t token) {
+    return epoll_control(epfd, EPOLL_CTL_MOD, fd, events, token);
+}
+
+int fr_epoll_remove(int epfd, int fd) { return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL); }
+
+int fr_epoll_wait(int epfd, uint64_t *tokens, uint32_t *events, int max, int timeout_ms) {
+    struct epoll_event ready[256];
+    if (max > 256) max = 256;
+    int count = epoll_wait(epfd, ready, max, timeout_ms);
+    for (int i = 0; i < count; i++) {
+        tokens[i] = ready[i].data.u64;
+        events[i] = ready[i].events;
+    }
+    return count;
+}
+
+int fr_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+void fr_eventfd_signal(int fd) {
+    uint64_t one = 1;
+    while (write(fd, &one, sizeof one) < 0 && errno == EINTR) {}
+}
+
+void fr_eventfd_drain(int fd) {
+    uint64_t count;
+    while (read(fd, &count, sizeof count) < 0 && errno == EINTR) {}
+}
+
+pid_t fr_wait4_nohang(pid_t pid, int *status, int64_t *user_usec, int64_t *sys_usec, int64_t *maxrss_bytes) {
+    struct rusage usage;
+    pid_t reaped;
+    do {
+        reaped = wait4(pid, status, WNOHANG, &usage);
+    } while (reaped < 0 && errno == EINTR);
+    if (reaped > 0) {
+        *user_usec = (int64_t)usage.ru_utime.tv_sec * 1000000 + usage.ru_utime.tv_usec;
+        *sys_usec = (int64_t)usage.ru_stime.tv_sec * 1000000 + usage.ru_stime.tv_usec;
+        *maxrss_bytes = (int64_t)usage.ru_maxrss * 1024;
+    }
+    return reaped;
+}

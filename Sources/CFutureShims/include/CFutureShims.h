@@ -56,8 +56,30 @@ int fr_private_tempfile(const char *dir);
 /// Sets O_NONBLOCK on `fd` (only on descriptors futurerun created). 0 or -1.
 int fr_set_nonblocking(int fd);
 
+/// A close-on-exec pipe for a child's output: fds[0] (ours) non-blocking, fds[1] (the child's)
+/// blocking. 0 or -1 with errno.
+int fr_pipe_for_child_output(int fds[2]);
+
 /// prctl(PR_SET_PDEATHSIG, signo) for the calling thread's future children: not used by spawn (it
 /// needs a fork hook); kept for the watchdog.
 int fr_set_parent_death_signal(int signo);
+
+/// epoll, with the event's 64-bit token passed separately (epoll_event is packed on x86-64).
+int fr_epoll_create(void);
+int fr_epoll_add(int epfd, int fd, uint32_t events, uint64_t token);
+int fr_epoll_modify(int epfd, int fd, uint32_t events, uint64_t token);
+int fr_epoll_remove(int epfd, int fd);
+/// Waits up to `timeout_ms` (-1: forever); fills tokens/events; returns the count, or -1 (EINTR…).
+int fr_epoll_wait(int epfd, uint64_t *tokens, uint32_t *events, int max, int timeout_ms);
+extern const uint32_t FR_EPOLLIN, FR_EPOLLOUT, FR_EPOLLHUP, FR_EPOLLERR;
+
+/// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), and a wake-up write / drain read.
+int fr_eventfd(void);
+void fr_eventfd_signal(int fd);
+void fr_eventfd_drain(int fd);
+
+/// wait4(pid, WNOHANG): returns pid when reaped (status, CPU times in microseconds, peak RSS in
+/// bytes filled in), 0 if still running, -1 with errno.
+pid_t fr_wait4_nohang(pid_t pid, int *status, int64_t *user_usec, int64_t *sys_usec, int64_t *maxrss_bytes);
 
 #endif

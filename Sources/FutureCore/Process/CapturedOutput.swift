@@ -1,0 +1,180 @@
+import Dispatch
+import Synchronization
+
+/// The bytes one stream of a command produced: kept in memory up to a limit, spilled to a private
+/// ``SpillFile`` past it, readable while the command still runs.
+///
+/// ## Threading
+/// The process engine's thread appends; any thread reads. ``read(from:maxCount:)`` and ``bytes()``
+/// never block on the writer (a spilled part is read from the file outside the lock). A reader that
+/// wants to wait for more registers a waker with ``setWaker(_:)``: it is called, on the engine's
+/// thread, after every append and at the end.
+///
+/// Memory stays under the limit: past it, what is in memory goes to the file. In *streaming* mode
+/// (``discardConsumed()``), bytes a reader has consumed with ``consume(maxCount:)`` are dropped
+/// instead of kept, so a stream that is printed as it arrives is never written to disk at all.
+public final class CapturedOutput: Sendable {
+    private struct State {
+        var total = 0
+        var chunks: [[UInt8]] = []
+        var memoryStart = 0
+        var memoryCount = 0
+        var fileEnd = 0
+        var file: SpillFile?
+        var cursor = 0
+        var discardsConsumed = false
+        var finished = false
+        var lost = 0
+        var failure: SystemError?
+        var waker: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+    private let memoryLimit: Int
+    private let spillDirectory: String
+
+    init(memoryLimit: Int, spillDirectory: String) {
+        self.memoryLimit = max(memoryLimit, 4096)
+        self.spillDirectory = spillDirectory
+    }
+
+    // MARK: Reading
+
+    /// Bytes received so far (those lost to a failed spill included).
+    public var count: Int { state.withLock { $0.total } }
+
+    /// Whether the stream has ended (the command closed it, or the engine gave up draining it).
+    public var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// Set when spilling to disk failed: that many bytes could not be kept.
+    public var failure: (error: SystemError, lostBytes: Int)? {
+        state.withLock { state in state.failure.map { ($0, state.lost) } }
+    }
+
+    /// Bytes `[offset, offset + maxCount)` as far as received; empty at the end of what is there.
+    /// Never blocks on the writer. Not for streaming mode, where consumed bytes are gone.
+    public func read(from offset: Int, maxCount: Int = 1 << 20) -> [UInt8] {
+        enum Source { case memory([UInt8]), file(SpillFile, Int) }
+        let source: Source = state.withLock { state in
+            let end = state.total - state.lost
+            guard offset < end else { return .memory([]) }
+            if offset < state.fileEnd, let file = state.file {
+                return .file(file, min(maxCount, state.fileEnd - offset))
+            }
+            var bytes: [UInt8] = []
+            var position = state.memoryStart
+            for chunk in state.chunks {
+                let chunkEnd = position + chunk.count
+                if chunkEnd > offset {
+                    let from = max(0, offset - position)
+                    let take = min(chunk.count - from, maxCount - bytes.count)
+                    bytes.append(contentsOf: chunk[from..<(from + take)])
+                    if bytes.count == maxCount { break }
+                }
+                position = chunkEnd
+            }
+            return .memory(bytes)
+        }
+        switch source {
+        case .memory(let bytes): return bytes
+        case .file(let file, let count): return (try? file.read(at: offset, count: count)) ?? []
+        }
+    }
+
+    /// Everything received so far. Never blocks on the writer.
+    public func bytes() -> [UInt8] {
+        var all: [UInt8] = []
+        while true {
+            let next = read(from: all.count)
+            if next.isEmpty { return all }
+            all.append(contentsOf: next)
+        }
+    }
+
+    /// Switches to streaming mode: from now on bytes passed by ``consume(maxCount:)`` are dropped.
+    public func discardConsumed() {
+        state.withLock { $0.discardsConsumed = true }
+    }
+
+    /// The next bytes after the last consumed ones (empty if none are there yet); advances the
+    /// cursor. Never blocks on the writer.
+    public func consume(maxCount: Int = 1 << 20) -> [UInt8] {
+        let offset = state.withLock { $0.cursor }
+        let bytes = read(from: offset, maxCount: maxCount)
+        guard !bytes.isEmpty else { return bytes }
+        state.withLock { state in
+            state.cursor = offset + bytes.count
+            guard state.discardsConsumed else { return }
+            while let first = state.chunks.first, state.memoryStart + first.count <= state.cursor {
+                state.chunks.removeFirst()
+                state.memoryStart += first.count
+                state.memoryCount -= first.count
+            }
+        }
+        return bytes
+    }
+
+    /// Whether everything has been consumed and the stream has ended.
+    public var isDrained: Bool {
+        state.withLock { $0.finished && $0.cursor >= $0.total - $0.lost }
+    }
+
+    /// Calls `waker` (on the engine's thread) after each append and at the end; at once if already
+    /// finished. Replaces an earlier waker.
+    public func setWaker(_ waker: @escaping @Sendable () -> Void) {
+        let finished = state.withLock { state in
+            state.waker = waker
+            return state.finished
+        }
+        if finished { waker() }
+    }
+
+    // MARK: Writing (engine thread)
+
+    func append(_ bytes: [UInt8]) {
+        let waker: (@Sendable () -> Void)? = state.withLock { state in
+            defer { state.total += bytes.count }
+            if state.failure != nil {
+                state.lost += bytes.count
+                return state.waker
+            }
+            state.chunks.append(bytes)
+            state.memoryCount += bytes.count
+            if state.memoryCount > memoryLimit { spill(&state) }
+            return state.waker
+        }
+        waker?()
+    }
+
+    /// Moves what is in memory to the file (streaming mode: only what is not yet consumed).
+    private func spill(_ state: inout State) {
+        do throws(SystemError) {
+            if state.file == nil { state.file = try SpillFile(in: spillDirectory) }
+            var position = state.memoryStart
+            for chunk in state.chunks {
+                if !state.discardsConsumed || position + chunk.count > state.cursor {
+                    try state.file!.write(chunk, at: position)
+                }
+                position += chunk.count
+            }
+            state.fileEnd = position
+            state.chunks = []
+            state.memoryStart = position
+            state.memoryCount = 0
+        } catch {
+            state.failure = error
+            state.lost += state.memoryCount
+            state.chunks = []
+            state.memoryCount = 0
+        }
+    }
+
+    func finish() {
+        let waker = state.withLock { state -> (@Sendable () -> Void)? in
+            state.finished = true
+            defer { state.waker = nil }
+            return state.waker
+        }
+        waker?()
+    }
+}

@@ -1,0 +1,154 @@
+import CFutureShims
+import Glibc
+
+/// One spawned command, from `posix_spawn` to its result.
+// @unchecked Sendable: created and spawned on the thread that starts the command, which stops
+// touching its `var`s once it publishes the child in the engine's Mutex-guarded table (the lock
+// orders those writes before every later read); from then on the `var`s are read and written only
+// on the engine's loop thread. The `let`s are Sendable.
+final class ChildProcess: @unchecked Sendable {
+    enum Stream: UInt64 { case exit = 0, stdout = 1, stderr = 2 }
+
+    let id: UInt64
+    let command: Command
+    let promise: Promise<CommandResult, Never>
+    let stdout: CapturedOutput
+    let stderr: CapturedOutput
+
+    var pid: pid_t = 0
+    var exitDescriptor: Int32 = -1
+    var stdoutDescriptor: Int32 = -1
+    var stderrDescriptor: Int32 = -1
+    let startInstant = ContinuousClock.now
+    var startTime: Double = 0
+
+    var waitStatus: Int32?
+    var exitInstant: ContinuousClock.Instant?
+    var usage = (user: Duration.zero, system: Duration.zero, maxResident: 0)
+    var timedOut = false
+    var cancelled = false
+
+    init(id: UInt64, command: Command) {
+        self.id = id
+        self.command = command
+        self.promise = Promise()
+        let directory = command.spillDirectory ?? SpillFile.directory
+        self.stdout = CapturedOutput(memoryLimit: command.memoryLimit, spillDirectory: directory)
+        self.stderr = CapturedOutput(memoryLimit: command.memoryLimit, spillDirectory: directory)
+    }
+
+    func token(_ stream: Stream) -> UInt64 { id << 2 | stream.rawValue }
+
+    var hasExited: Bool { waitStatus != nil }
+    var streamsOpen: Bool { stdoutDescriptor >= 0 || stderrDescriptor >= 0 }
+
+    /// Spawns the child. On failure returns the errno and leaves no descriptor open.
+    func spawn(
+        program: String, stdin: Int32, environment: SpawnEnvironment, resetSignals: [Int32]
+    ) -> Int32? {
+        var out: [Int32] = [-1, -1]
+        var err: [Int32] = [-1, -1]
+        guard fr_pipe_for_child_output(&out) == 0 else { return errno }
+        guard fr_pipe_for_child_output(&err) == 0 else {
+            let saved = errno
+            close(out[0]); close(out[1])
+            return saved
+        }
+        var signals = sigset_t()
+        fr_sigset_empty(&signals)
+        for signal in resetSignals { fr_sigset_add(&signals, signal) }
+        var timestamp = timespec()
+        clock_gettime(CLOCK_REALTIME, &timestamp)
+        startTime = Double(timestamp.tv_sec) + Double(timestamp.tv_nsec) / 1e9
+
+        var arguments = command.arguments
+        arguments[0] = program
+        let status = withCStrings(arguments) { argv in
+            environment.withEnvironment(adding: command.environment) { envp in
+                if let directory = command.workingDirectory {
+                    return directory.withCString { cwd in
+                        fr_spawn(&pid, argv, envp, cwd, stdin, out[1], err[1], &signals)
+                    }
+                }
+                return fr_spawn(&pid, argv, envp, nil, stdin, out[1], err[1], &signals)
+            }
+        }
+        close(out[1])
+        close(err[1])
+        guard status == 0 else {
+            close(out[0])
+            close(err[0])
+            return status
+        }
+        stdoutDescriptor = out[0]
+        stderrDescriptor = err[0]
+        exitDescriptor = EventPoller.exitDescriptor(for: pid) ?? -1
+        return nil
+    }
+
+    /// Reaps the child if it has exited (never blocks). Returns whether it has.
+    func reap() -> Bool {
+        var status: Int32 = 0
+        var user: Int64 = 0, system: Int64 = 0, resident: Int64 = 0
+        let reaped = fr_wait4_nohang(pid, &status, &user, &system, &resident)
+        guard reaped == pid else { return false }
+        waitStatus = status
+        exitInstant = .now
+        usage = (.microseconds(user), .microseconds(system), Int(resident))
+        return true
+    }
+
+    /// Sends `signal` to the child's whole process group. Only before the group leader is reaped,
+    /// or right after (the group id cannot be reused while any member lives).
+    func signalGroup(_ signal: Int32) {
+        guard pid > 0 else { return }
+        kill(-pid, signal)
+    }
+
+    /// Closes whichever of our descriptors are still open (closing also leaves the epoll set).
+    func closeDescriptors() {
+        for fd in [exitDescriptor, stdoutDescriptor, stderrDescriptor] where fd >= 0 { close(fd) }
+        exitDescriptor = -1
+        stdoutDescriptor = -1
+        stderrDescriptor = -1
+    }
+
+    func result() -> CommandResult {
+        var status: TerminationStatus
+        var exitCode: Int32?
+        var signal: Int32?
+        if let raw = waitStatus {
+            if fr_wifexited(raw) != 0 {
+                exitCode = fr_wexitstatus(raw)
+                status = .exited(exitCode!)
+            } else {
+                signal = fr_wtermsig(raw)
+                status = .signaled(signal!)
+            }
+        } else {
+            status = .cancelled
+        }
+        if timedOut { status = .timedOut } else if cancelled { status = .cancelled }
+        return CommandResult(
+            status: status, exitCode: exitCode, signal: signal, startTime: startTime,
+            wallTime: (exitInstant ?? .now) - startInstant, userTime: usage.user, systemTime: usage.system,
+            maxResidentBytes: usage.maxResident, stdout: stdout, stderr: stderr, processID: pid)
+    }
+
+    /// The result of a command that never ran.
+    func result(failedToStart error: Int32) -> CommandResult {
+        CommandResult(
+            status: .failedToStart(errno: error), exitCode: nil, signal: nil, startTime: startTime,
+            wallTime: .now - startInstant, userTime: .zero, systemTime: .zero, maxResidentBytes: 0,
+            stdout: stdout, stderr: stderr, processID: 0)
+    }
+}
+
+/// Calls `body` with a NULL-terminated C array of `strings`, valid only during the call.
+func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { for copy in copies { free(copy) } }
+    var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
+    pointers.append(nil)
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}

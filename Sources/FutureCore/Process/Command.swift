@@ -1,0 +1,52 @@
+/// A program to run as a future: what to run, where, with what extra environment, and for how long.
+///
+///     let result = Command.shell("make test").run().value   // Future<CommandResult>
+///
+/// The child runs in a process group of its own, with stdin from `/dev/null`, stdout and stderr
+/// captured, an empty signal mask, and only the descriptors the caller left without `O_CLOEXEC`
+/// (FutureCore marks every descriptor of its own close-on-exec).
+public struct Command: Sendable {
+    /// `argv`: the program (a path, or a name looked up in `PATH`) and its arguments.
+    public var arguments: [String]
+    /// Added to (or replacing in) the caller's environment.
+    public var environment: [(name: String, value: String)]
+    /// Where the child starts; `nil` is the caller's working directory.
+    public var workingDirectory: String?
+    /// Stop the child (TERM to its group, KILL after ``gracePeriod``) if it runs longer.
+    public var timeout: Duration?
+    /// Between TERM and KILL, on timeout and on cancellation.
+    public var gracePeriod: Duration
+    /// Bytes of each stream kept in memory before spilling to a private temporary file.
+    public var memoryLimit: Int
+    /// Where spilled output goes (unnamed files, never visible there); `nil`: `$TMPDIR`, else `/tmp`.
+    public var spillDirectory: String?
+
+    public init(
+        _ arguments: [String],
+        environment: [(name: String, value: String)] = [],
+        workingDirectory: String? = nil,
+        timeout: Duration? = nil,
+        gracePeriod: Duration = .seconds(5),
+        memoryLimit: Int = 256 * 1024
+    ) {
+        precondition(!arguments.isEmpty, "a Command needs at least the program in its arguments")
+        self.arguments = arguments
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.timeout = timeout
+        self.gracePeriod = gracePeriod
+        self.memoryLimit = memoryLimit
+        self.spillDirectory = nil
+    }
+
+    /// `shell -c line`: the line is run by the shell, exactly as typed.
+    public static func shell(_ line: String, shell: String = "/bin/sh") -> Command {
+        Command([shell, "-c", line])
+    }
+
+    /// Starts the command on the shared ``ProcessEngine`` and returns its result's future. Never
+    /// blocks longer than a `posix_spawn`. Cancelling the future stops the process group.
+    public func run() -> Future<CommandResult> {
+        ProcessEngine.shared.start(self).result
+    }
+}

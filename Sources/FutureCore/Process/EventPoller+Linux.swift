@@ -1,0 +1,57 @@
+import CFutureShims
+import Glibc
+
+/// The Linux half of the engine's event loop: an epoll set with an eventfd to wake it, and
+/// `pidfd_open` to watch a child's exit. A Darwin sibling would use kqueue (`EVFILT_PROC`,
+/// `EVFILT_READ`) behind the same interface.
+struct EventPoller: ~Copyable {
+    /// Token of the wake-up descriptor; process tokens are `id << 2 | kind`, with `id >= 1`.
+    static let wakeToken: UInt64 = 0
+
+    let epoll: Int32
+    let wakeDescriptor: Int32
+
+    init() {
+        epoll = fr_epoll_create()
+        wakeDescriptor = fr_eventfd()
+        precondition(epoll >= 0 && wakeDescriptor >= 0, "FutureCore: cannot create the engine's epoll set or eventfd")
+        watch(wakeDescriptor, token: Self.wakeToken)
+    }
+
+    deinit {
+        close(epoll)
+        close(wakeDescriptor)
+    }
+
+    /// Watches `fd` for readability (and hang-up). Any thread.
+    func watch(_ fd: Int32, token: UInt64) {
+        _ = fr_epoll_add(epoll, fd, FR_EPOLLIN, token)
+    }
+
+    /// Wakes `wait` from any thread.
+    func wake() { fr_eventfd_signal(wakeDescriptor) }
+
+    func drainWakeUps() { fr_eventfd_drain(wakeDescriptor) }
+
+    /// Blocks the loop thread until something is ready or `timeout` (nil: forever) passes.
+    func wait(
+        timeout: Duration?, tokens: UnsafeMutablePointer<UInt64>, events: UnsafeMutablePointer<UInt32>, capacity: Int
+    ) -> Int {
+        let milliseconds: Int32
+        if let timeout {
+            let (seconds, attoseconds) = timeout.components
+            let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+            milliseconds = Int32(clamping: max(0, total))
+        } else {
+            milliseconds = -1
+        }
+        let count = fr_epoll_wait(epoll, tokens, events, Int32(capacity), milliseconds)
+        return max(0, Int(count))
+    }
+
+    /// A descriptor that becomes readable when `pid` exits, or `nil` where the kernel has no pidfd.
+    static func exitDescriptor(for pid: pid_t) -> Int32? {
+        let fd = fr_pidfd_open(pid)
+        return fd >= 0 ? fd : nil
+    }
+}

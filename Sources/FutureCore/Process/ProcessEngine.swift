@@ -1,0 +1,259 @@
+import CFutureShims
+import Glibc
+import Synchronization
+
+/// A command that has been started: its live output and the future of its result.
+public struct CommandRun: Sendable {
+    /// The child's stdout and stderr, readable while it runs (see ``CapturedOutput``).
+    public let stdout: CapturedOutput
+    public let stderr: CapturedOutput
+    /// Resolves when the process has exited and its pipes are drained, on the engine's thread.
+    public let result: Future<CommandResult>
+
+    /// Stops the command: TERM to its process group, KILL after its grace period. Never blocks.
+    public func cancel() { result.cancel() }
+}
+
+/// Runs commands as futures: spawns with `posix_spawn`, watches every child's exit (pidfd) and
+/// pipes from **one** event-loop thread, reaps with `wait4`, enforces timeouts, and resolves each
+/// command's future. No thread is blocked per child and no Dispatch hop is taken per child.
+///
+/// ## Threading model
+/// - ``start(_:)`` spawns on the calling thread (any thread) and never blocks longer than the
+///   `posix_spawn`.
+/// - Output is read, children are reaped and futures resolved on the engine's own thread
+///   ("futurecore-process-engine"). Callbacks registered inline on a command's future run there:
+///   keep them short and never block in them (start the next command: yes; write to a terminal: no).
+/// - A child's process group is its own. When the child exits, the rest of its group (background
+///   grandchildren) gets SIGTERM, and SIGKILL after the grace period; its pipes are drained for at
+///   most ``drainPeriod`` more, so a grandchild that escaped the group and holds a pipe cannot keep the
+///   command unfinished.
+public final class ProcessEngine: Sendable {
+    /// The engine of this process; its thread starts on first use.
+    public static let shared = ProcessEngine()
+
+    /// How long after a child's exit its pipes may stay open before the command is finished anyway.
+    public static let drainPeriod: Duration = .milliseconds(250)
+
+    private enum Message {
+        case cancel(UInt64)
+        case deadline
+    }
+
+    private let poller = EventPoller()
+    private let processes = Mutex<[UInt64: ChildProcess]>([:])
+    private let inbox = Mutex<[Message]>([])
+    private let deadlines = Mutex(DeadlineQueue())
+    private let nextID = Atomic<UInt64>(1)
+    private let environment = SpawnEnvironment()
+    private let programs = ProgramLocator()
+    private let nullInput: Int32
+    private let signalsToReset = Mutex<[Int32]>([])
+
+    private init() {
+        nullInput = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        OSThread.detach { [self] in runLoop() }
+    }
+
+    /// Signals to reset to their default disposition in every child: those this process changed
+    /// from the default for itself (a program that ignores SIGPIPE lists SIGPIPE here), so that
+    /// children see signals as they would under a shell. Set before starting commands.
+    public func resetInChildren(_ signals: [Int32]) {
+        signalsToReset.withLock { $0 = signals }
+    }
+
+    /// How many children are running (spawned and not yet finished).
+    public var runningCount: Int { processes.withLock { $0.count } }
+
+    /// Spawns `command` now, on this thread, and returns its live output and result future.
+    /// A command that cannot be spawned resolves at once with ``TerminationStatus/failedToStart(errno:)``.
+    public func start(_ command: Command) -> CommandRun {
+        let child = ChildProcess(id: nextID.wrappingAdd(1, ordering: .relaxed).oldValue, command: command)
+        let run = CommandRun(stdout: child.stdout, stderr: child.stderr, result: child.promise.future)
+        let spawnError: Int32? =
+            switch programs.locate(command.arguments[0]) {
+            case .failure(let error): error.errno
+            case .success(let program):
+                child.spawn(
+                    program: program, stdin: nullInput, environment: environment,
+                    resetSignals: signalsToReset.withLock { $0 })
+            }
+        if let spawnError {
+            child.stdout.finish()
+            child.stderr.finish()
+            child.promise.succeed(child.result(failedToStart: spawnError))
+            return run
+        }
+        // Watch first, then publish: the loop ignores events of a child it cannot find yet (for the
+        // moment until the insert below), and after publishing only the loop touches the child.
+        let id = child.id
+        let hasExitDescriptor = child.exitDescriptor >= 0
+        if hasExitDescriptor { poller.watch(child.exitDescriptor, token: child.token(.exit)) }
+        poller.watch(child.stdoutDescriptor, token: child.token(.stdout))
+        poller.watch(child.stderrDescriptor, token: child.token(.stderr))
+        processes.withLock { $0[id] = child }
+        if !hasExitDescriptor { schedule(.poll(id), at: .now + .milliseconds(10)) }
+        if let timeout = command.timeout { schedule(.timeout(id), at: child.startInstant + timeout) }
+        child.promise.onCancel { [self] in post(.cancel(id)) }
+        return run
+    }
+
+    /// The run of a command that never started (withdrawn or stopped before its turn): its output
+    /// is empty and its result, already resolved, is ``TerminationStatus/cancelled``.
+    public func neverStarted(_ command: Command) -> CommandRun {
+        let child = ChildProcess(id: 0, command: command)
+        child.stdout.finish()
+        child.stderr.finish()
+        child.promise.succeed(child.result())
+        return CommandRun(stdout: child.stdout, stderr: child.stderr, result: child.promise.future)
+    }
+
+    private func post(_ message: Message) {
+        inbox.withLock { $0.append(message) }
+        poller.wake()
+    }
+
+    /// Adds a deadline; wakes the loop if it is now the earliest, so the loop's wait shortens.
+    private func schedule(_ action: DeadlineQueue.Action, at instant: ContinuousClock.Instant) {
+        let isEarliest = deadlines.withLock { queue in
+            let earliest = queue.earliest
+            queue.insert(action, at: instant)
+            return earliest.map { instant < $0 } ?? true
+        }
+        if isEarliest, !isLoopThread { post(.deadline) }
+    }
+
+    private enum LoopThread {
+        @TaskLocal static var isCurrent = false
+    }
+
+    private var isLoopThread: Bool { LoopThread.isCurrent }
+
+    // MARK: The loop (engine thread only)
+
+    private func runLoop() {
+        LoopThread.$isCurrent.withValue(true) {
+            let capacity = 256
+            let tokens = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+            let events = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+            while true {
+                let timeout = deadlines.withLock { $0.earliest }.map { max(.zero, $0 - .now) }
+                let count = poller.wait(timeout: timeout, tokens: tokens, events: events, capacity: capacity)
+                for index in 0..<count {
+                    let token = tokens[index]
+                    if token == EventPoller.wakeToken {
+                        poller.drainWakeUps()
+                        handleInbox()
+                        continue
+                    }
+                    guard let child = processes.withLock({ $0[token >> 2] }) else { continue }
+                    switch ChildProcess.Stream(rawValue: token & 3) {
+                    case .exit: handleExit(child)
+                    case .stdout: readStream(child, .stdout, buffer)
+                    case .stderr: readStream(child, .stderr, buffer)
+                    case nil: break
+                    }
+                }
+                fireDueDeadlines()
+            }
+        }
+    }
+
+    private func handleInbox() {
+        let messages = inbox.withLock { messages in defer { messages = [] }; return messages }
+        for message in messages {
+            guard case .cancel(let id) = message, let child = processes.withLock({ $0[id] }) else { continue }
+            guard !child.hasExited, !child.cancelled else { continue }
+            child.cancelled = true
+            stop(child)
+        }
+    }
+
+    /// TERM to the group now, KILL after the grace period.
+    private func stop(_ child: ChildProcess) {
+        child.signalGroup(SIGTERM)
+        schedule(.kill(child.id), at: .now + child.command.gracePeriod)
+    }
+
+    private func handleExit(_ child: ChildProcess) {
+        guard !child.hasExited else { return }
+        // The group leader is a zombie until reaped, so the group id is still ours: stop leftovers.
+        child.signalGroup(SIGTERM)
+        guard child.reap() else { return }
+        if child.exitDescriptor >= 0 {
+            close(child.exitDescriptor)
+            child.exitDescriptor = -1
+        }
+        if child.streamsOpen {
+            schedule(.drain(child.id), at: .now + Self.drainPeriod)
+        } else {
+            finish(child)
+        }
+    }
+
+    private func readStream(_ child: ChildProcess, _ stream: ChildProcess.Stream, _ buffer: UnsafeMutableRawBufferPointer) {
+        let fd = stream == .stdout ? child.stdoutDescriptor : child.stderrDescriptor
+        let output = stream == .stdout ? child.stdout : child.stderr
+        guard fd >= 0 else { return }
+        for _ in 0..<16 {
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count > 0 {
+                output.append(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
+                continue
+            }
+            if count < 0, errno == EINTR { continue }
+            if count < 0, errno == EAGAIN { return }
+            // End of stream (or a read error, which ends it too).
+            close(fd)
+            if stream == .stdout { child.stdoutDescriptor = -1 } else { child.stderrDescriptor = -1 }
+            output.finish()
+            if child.hasExited, !child.streamsOpen { finish(child) }
+            return
+        }
+    }
+
+    private func fireDueDeadlines() {
+        let now = ContinuousClock.now
+        while let action = deadlines.withLock({ $0.popDue(now: now) }) {
+            switch action {
+            case .timeout(let id):
+                guard let child = processes.withLock({ $0[id] }), !child.hasExited, !child.timedOut else { continue }
+                child.timedOut = true
+                stop(child)
+            case .kill(let id):
+                guard let child = processes.withLock({ $0[id] }), !child.hasExited else { continue }
+                child.signalGroup(SIGKILL)
+            case .drain(let id):
+                guard let child = processes.withLock({ $0[id] }) else { continue }
+                child.signalGroup(SIGKILL)
+                finish(child)
+            case .poll(let id):
+                guard let child = processes.withLock({ $0[id] }), !child.hasExited else { continue }
+                if child.reap() {
+                    handleExitAfterPolling(child)
+                } else {
+                    schedule(.poll(id), at: .now + .milliseconds(10))
+                }
+            }
+        }
+    }
+
+    /// Without a pidfd the child was reaped by polling: stop leftovers and finish as on an exit event.
+    private func handleExitAfterPolling(_ child: ChildProcess) {
+        if child.streamsOpen {
+            schedule(.drain(child.id), at: .now + Self.drainPeriod)
+        } else {
+            finish(child)
+        }
+    }
+
+    /// Resolves the child's future (on this thread) once it has exited and its pipes are done.
+    private func finish(_ child: ChildProcess) {
+        guard processes.withLock({ $0.removeValue(forKey: child.id) }) != nil else { return }
+        if child.stdoutDescriptor >= 0 { child.stdout.finish() }
+        if child.stderrDescriptor >= 0 { child.stderr.finish() }
+        child.closeDescriptors()
+        child.promise.succeed(child.result())
+    }
+}

@@ -1,0 +1,223 @@
+import Dispatch
+import FutureCore
+import Glibc
+import Synchronization
+import Testing
+
+private func sh(_ line: String, timeout: Duration? = nil, grace: Duration = .seconds(5)) -> Command {
+    var command = Command.shell(line)
+    command.timeout = timeout
+    command.gracePeriod = grace
+    return command
+}
+
+private func text(_ output: CapturedOutput) -> String { String(decoding: output.bytes(), as: UTF8.self) }
+
+/// Whether any process of process group `group` is still alive (zombies excepted).
+private func groupIsAlive(_ group: Int32) -> Bool {
+    for pid in Proc.pids() where Proc.stat(pid)?.group == group && Proc.stat(pid)?.state != "Z" { return true }
+    return false
+}
+
+/// Polls `condition` for up to five seconds.
+func eventually(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<100 {
+        if condition() { return true }
+        usleep(50_000)
+    }
+    return condition()
+}
+
+@Suite struct ProcessOutcomes {
+    @Test func exitCodesAndSignalsAreData() {
+        #expect(sh("exit 0").run().value.status == .exited(0))
+        #expect(sh("exit 3").run().value.status == .exited(3))
+        let killed = sh("kill -9 $$").run().value
+        #expect(killed.status == .signaled(9))
+        #expect(killed.signal == 9)
+        #expect(killed.status.shellStatus == 137)
+    }
+
+    @Test func programsThatCannotStartReportTheShellsStatus() throws {
+        let missing = Command(["/nonexistent/program"]).run().value
+        #expect(missing.status == .failedToStart(errno: ENOENT))
+        #expect(missing.status.shellStatus == 127)
+        #expect(Command(["no-such-program-anywhere"]).run().value.status.shellStatus == 127)
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/not-executable"
+        #expect(creat(path, 0o644) >= 0)
+        #expect(Command([path]).run().value.status == .failedToStart(errno: EACCES))
+    }
+
+    @Test func stdoutAndStderrAreCapturedByteForByte() {
+        let result = sh(#"printf 'a\000b\377\nno newline'; printf 'err\001' >&2"#).run().value
+        #expect(result.stdout.bytes() == Array("a".utf8) + [0, 98, 255, 10] + Array("no newline".utf8))
+        #expect(result.stderr.bytes() == Array("err".utf8) + [1])
+    }
+
+    @Test func environmentAdditionsAndWorkingDirectoryReachTheChild() throws {
+        let directory = try TemporaryDirectory()
+        var command = sh(#"printf '%s %s' "$FUTURE_TEST" "$(pwd)""#)
+        command.environment = [("FUTURE_TEST", "hello")]
+        command.workingDirectory = directory.path
+        let output = text(command.run().value.stdout)
+        #expect(output == "hello \(directory.path)")
+    }
+
+    @Test func timingAndResourceUsageAreMeasured() {
+        let result = sh("sleep 0.2; i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done").run().value
+        #expect(result.wallTime >= .milliseconds(190))
+        #expect(result.wallTime < .seconds(10))
+        #expect(result.userTime + result.systemTime > .zero)
+        #expect(result.maxResidentBytes > 100_000)
+        #expect(result.startTime > 1_700_000_000)
+    }
+}
+
+@Suite struct ProcessOutput {
+    @Test func twoHundredFiftySixMebibytesStayOutOfMemory() {
+        let before = Proc.residentBytes()
+        let result = sh("head -c 268435456 /dev/zero").run().value
+        #expect(result.succeeded)
+        #expect(result.stdout.count == 268_435_456)
+        #expect(result.stdout.failure == nil)
+        #expect(Proc.residentBytes() - before < 64 << 20)
+        let tail = result.stdout.read(from: 268_435_456 - 10)
+        #expect(tail == [UInt8](repeating: 0, count: 10))
+    }
+
+    @Test func spilledOutputLeavesNoFileBehind() throws {
+        let directory = try TemporaryDirectory()
+        var command = sh("head -c 3000000 /dev/urandom; echo done")
+        command.spillDirectory = directory.path
+        let result = command.run().value
+        #expect(result.stdout.count == 3_000_005)
+        #expect(Array(result.stdout.bytes().suffix(5)) == Array("done\n".utf8))
+        #expect(try directory.entries().isEmpty)
+    }
+
+    @Test func outputCanBeReadWhileTheCommandRuns() {
+        let run = ProcessEngine.shared.start(sh("echo first; sleep 0.5; echo second"))
+        let arrived = DispatchSemaphore(value: 0)
+        run.stdout.setWaker { arrived.signal() }
+        var seen: [UInt8] = []
+        while seen.count < 6 {
+            _ = arrived.wait(timeout: .now() + 5)
+            seen += run.stdout.consume()
+        }
+        #expect(seen == Array("first\n".utf8))
+        #expect(!run.result.resolved)
+        #expect(text(run.result.value.stdout) == "first\nsecond\n")
+    }
+
+    @Test func backgroundGrandchildHoldingThePipeDoesNotHoldTheCommand() {
+        let start = ContinuousClock.now
+        let result = sh("sleep 30 & echo hi").run().value
+        #expect(ContinuousClock.now - start < .milliseconds(900))
+        #expect(text(result.stdout) == "hi\n")
+        #expect(!groupIsAlive(result.processID))
+    }
+
+    @Test func grandchildThatLeftTheGroupIsCutOffAfterTheDrainPeriod() {
+        let start = ContinuousClock.now
+        let result = sh("setsid sleep 3 & echo hi").run().value
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(text(result.stdout) == "hi\n")
+    }
+}
+
+@Suite struct ProcessIsolation {
+    @Test func childSeesOnlyStandardAndDeliberatelyInheritedDescriptors() throws {
+        // A descriptor this process left inheritable (no O_CLOEXEC) passes through, as in a shell.
+        let inherited = dup(2)
+        defer { close(inherited) }
+        let expected = Set([0, 1, 2] + Proc.inheritableDescriptors())
+        #expect(expected.contains(Int(inherited)))
+        let other = ProcessEngine.shared.start(sh("sleep 1"))
+        let listed = text(sh("ls /proc/$$/fd").run().value.stdout).split(separator: "\n").compactMap { Int($0) }
+        other.cancel()
+        #expect(Set(listed) == expected)
+    }
+
+    @Test func childStartsWithAnEmptySignalMaskEvenIfTheSpawningThreadBlocksSignals() {
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGUSR1)
+        sigaddset(&blocked, SIGTERM)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        let status = text(sh("exec grep SigBlk /proc/self/status").run().value.stdout)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        #expect(status == "SigBlk:\t0000000000000000\n")
+    }
+
+    @Test func eachChildLeadsItsOwnProcessGroup() {
+        let result = sh("ps -o pgid= -p $$").run().value
+        let group = Int32(text(result.stdout).filter { $0.isNumber })
+        #expect(group == result.processID)
+        #expect(group != getpgrp())
+    }
+}
+
+@Suite struct ProcessStopping {
+    @Test func timeoutKillsTheWholeProcessTree() {
+        let start = ContinuousClock.now
+        let result = sh("sleep 30 & sleep 30 & sleep 30", timeout: .milliseconds(200)).run().value
+        #expect(result.status == .timedOut)
+        #expect(ContinuousClock.now - start < .seconds(3))
+        usleep(100_000)
+        #expect(!groupIsAlive(result.processID))
+    }
+
+    @Test func jobIgnoringSigtermIsKilledAfterTheGracePeriod() {
+        let start = ContinuousClock.now
+        let result = sh("trap '' TERM; sleep 30", timeout: .milliseconds(100), grace: .milliseconds(400)).run().value
+        let took = ContinuousClock.now - start
+        #expect(result.status == .timedOut)
+        #expect(result.signal == 9)
+        #expect(took >= .milliseconds(450))
+        #expect(took < .seconds(3))
+    }
+
+    @Test func cancellingACommandFutureKillsItsProcessGroup() {
+        let run = ProcessEngine.shared.start(sh("sleep 30 & sleep 30"))
+        usleep(50_000)
+        run.cancel()
+        let result = run.result.wait(timeout: .seconds(5))?.get()
+        #expect(result?.status == .cancelled)
+        usleep(100_000)
+        #expect(result.map { !groupIsAlive($0.processID) } == true)
+    }
+}
+
+@Suite struct CommandPools {
+    @Test func twoThousandJobsAtWidthTwoLeaveNoZombieAndNoDescriptor() {
+        let descriptorsBefore = Proc.descriptorCount()
+        let pool = CommandPool(width: 2)
+        let peak = Mutex(0)
+        let results = (0..<2000).map { index in
+            pool.submit(Command(["/bin/sh", "-c", "exit $((\(index) % 3))"])).flatMap { run in
+                let running = pool.running
+                peak.withLock { $0 = max($0, running) }
+                return run.result
+            }
+        }
+        let all = Future.all(results).value
+        #expect(all.count == 2000)
+        #expect(all.enumerated().allSatisfy { $0.element.status == .exited(Int32($0.offset % 3)) })
+        #expect(peak.withLock { $0 } == 2)
+        // Other tests run concurrently and open descriptors of their own: a leak here would be
+        // thousands, so allow a few and give the neighbours time to finish.
+        #expect(eventually { Proc.zombieChildren().isEmpty })
+        #expect(eventually { Proc.descriptorCount() <= descriptorsBefore + 8 })
+    }
+
+    @Test func stoppedPoolNeverStartsWhatIsQueued() {
+        let pool = CommandPool(width: 1)
+        let first = pool.submit(sh("sleep 0.3"))
+        let second = pool.submit(sh("echo never"))
+        pool.stopStarting()
+        #expect(second.value.result.value.status == .cancelled)
+        #expect(first.value.result.value.status == .exited(0))
+    }
+}
