@@ -61,8 +61,8 @@ final class ChildProcess: @unchecked Sendable {
         clock_gettime(CLOCK_REALTIME, &timestamp)
         startTime = Double(timestamp.tv_sec) + Double(timestamp.tv_nsec) / 1e9
 
-        var arguments = command.arguments
-        arguments[0] = program
+        var arguments = command.argumentBytes
+        arguments[0] = Array(program.utf8)
         let status = withCStrings(arguments) { argv in
             environment.withEnvironment(adding: command.environment) { envp in
                 if let directory = command.workingDirectory {
@@ -144,11 +144,19 @@ final class ChildProcess: @unchecked Sendable {
     }
 }
 
-/// Calls `body` with a NULL-terminated C array of `strings`, valid only during the call.
-func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
-    let copies = strings.map { strdup($0) }
-    defer { for copy in copies { free(copy) } }
-    var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
+/// Calls `body` with a NULL-terminated C array of `strings`, valid only during the call. A string
+/// with a NUL byte is cut there, as the kernel would read it.
+func withCStrings<R>(_ strings: [[UInt8]], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let copies = strings.map { bytes -> UnsafeMutablePointer<CChar> in
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: source.count) }
+        }
+        copy[bytes.count] = 0
+        return copy
+    }
+    defer { for copy in copies { copy.deallocate() } }
+    var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer<CChar>($0) }
     pointers.append(nil)
     return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

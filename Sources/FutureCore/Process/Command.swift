@@ -6,8 +6,15 @@
 /// captured, an empty signal mask, and only the descriptors the caller left without `O_CLOEXEC`
 /// (FutureCore marks every descriptor of its own close-on-exec).
 public struct Command: Sendable {
-    /// `argv`: the program (a path, or a name looked up in `PATH`) and its arguments.
-    public var arguments: [String]
+    /// `argv` as bytes: the program (a path, or a name looked up in `PATH`) and its arguments.
+    /// Bytes, not strings: a file name need not be UTF-8.
+    public var argumentBytes: [[UInt8]]
+
+    /// `argv` as text (bytes that are not UTF-8 show as U+FFFD).
+    public var arguments: [String] {
+        get { argumentBytes.map { String(decoding: $0, as: UTF8.self) } }
+        set { argumentBytes = newValue.map { Array($0.utf8) } }
+    }
     /// Added to (or replacing in) the caller's environment.
     public var environment: [(name: String, value: String)]
     /// Where the child starts; `nil` is the caller's working directory.
@@ -29,8 +36,21 @@ public struct Command: Sendable {
         gracePeriod: Duration = .seconds(5),
         memoryLimit: Int = 256 * 1024
     ) {
+        self.init(
+            bytes: arguments.map { Array($0.utf8) }, environment: environment, workingDirectory: workingDirectory,
+            timeout: timeout, gracePeriod: gracePeriod, memoryLimit: memoryLimit)
+    }
+
+    public init(
+        bytes arguments: [[UInt8]],
+        environment: [(name: String, value: String)] = [],
+        workingDirectory: String? = nil,
+        timeout: Duration? = nil,
+        gracePeriod: Duration = .seconds(5),
+        memoryLimit: Int = 256 * 1024
+    ) {
         precondition(!arguments.isEmpty, "a Command needs at least the program in its arguments")
-        self.arguments = arguments
+        self.argumentBytes = arguments
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.timeout = timeout
@@ -42,6 +62,11 @@ public struct Command: Sendable {
     /// `shell -c line`: the line is run by the shell, exactly as typed.
     public static func shell(_ line: String, shell: String = "/bin/sh") -> Command {
         Command([shell, "-c", line])
+    }
+
+    /// `shell -c line` for a line given as bytes.
+    public static func shell(bytes line: [UInt8], shell: String = "/bin/sh") -> Command {
+        Command(bytes: [Array(shell.utf8), Array("-c".utf8), line])
     }
 
     /// Starts the command on the shared ``ProcessEngine`` and returns its result's future. Never

@@ -12,7 +12,7 @@ import Synchronization
 public final class CommandPool: Sendable {
     private struct Queued {
         let id: UInt64
-        let command: Command
+        let build: @Sendable (_ slot: Int) -> Command
         let promise: Promise<CommandRun, Never>
     }
 
@@ -23,11 +23,25 @@ public final class CommandPool: Sendable {
         var queueHead = 0
         var nextID: UInt64 = 0
         var stopped = false
+        /// Slots given back, smallest last; slots above `highestSlot` were never used.
+        var freeSlots: [Int] = []
+        var highestSlot = 0
 
-        mutating func popStartable() -> [Queued] {
-            var starts: [Queued] = []
+        mutating func takeSlot() -> Int {
+            if let slot = freeSlots.popLast() { return slot }
+            highestSlot += 1
+            return highestSlot
+        }
+
+        mutating func returnSlot(_ slot: Int) {
+            let index = freeSlots.firstIndex { $0 < slot } ?? freeSlots.endIndex
+            freeSlots.insert(slot, at: index)
+        }
+
+        mutating func popStartable() -> [(Queued, slot: Int)] {
+            var starts: [(Queued, slot: Int)] = []
             while !stopped, running < width, queueHead < queue.count {
-                starts.append(queue[queueHead])
+                starts.append((queue[queueHead], takeSlot()))
                 queueHead += 1
                 running += 1
             }
@@ -56,7 +70,7 @@ public final class CommandPool: Sendable {
                 state.width = max(1, newValue)
                 return state.popStartable()
             }
-            starts.forEach(start)
+            for (queued, slot) in starts { start(queued, slot: slot) }
         }
     }
 
@@ -69,14 +83,21 @@ public final class CommandPool: Sendable {
     /// Queues `command`; starts it now if a slot is free. Never blocks. Cancelling the returned
     /// future before the start withdraws the command; after it, stops the process.
     public func submit(_ command: Command) -> Future<CommandRun> {
+        submit { _ in command }
+    }
+
+    /// Queues a command that is made when it starts, from its *slot*: the smallest number from 1
+    /// that no running command of this pool holds (GNU parallel's `{%}`). `build` runs on the
+    /// thread that starts the command. Never blocks.
+    public func submit(_ build: @escaping @Sendable (_ slot: Int) -> Command) -> Future<CommandRun> {
         let promise = Promise<CommandRun, Never>()
         let (id, starts) = state.withLock { state in
             state.nextID += 1
-            state.queue.append(Queued(id: state.nextID, command: command, promise: promise))
+            state.queue.append(Queued(id: state.nextID, build: build, promise: promise))
             return (state.nextID, state.popStartable())
         }
         promise.onCancel { [self] in withdraw(id) }
-        starts.forEach(start)
+        for (queued, slot) in starts { start(queued, slot: slot) }
         return promise.future
     }
 
@@ -88,7 +109,7 @@ public final class CommandPool: Sendable {
             defer { state.queue = []; state.queueHead = 0 }
             return Array(state.queue[state.queueHead...])
         }
-        for queued in withdrawn { queued.promise.tryComplete(.success(engine.neverStarted(queued.command))) }
+        for queued in withdrawn { queued.promise.tryComplete(.success(engine.neverStarted(queued.build(0)))) }
     }
 
     private func withdraw(_ id: UInt64) {
@@ -96,17 +117,18 @@ public final class CommandPool: Sendable {
             guard let index = state.queue[state.queueHead...].firstIndex(where: { $0.id == id }) else { return nil }
             return state.queue.remove(at: index)
         }
-        if let withdrawn { withdrawn.promise.tryComplete(.success(engine.neverStarted(withdrawn.command))) }
+        if let withdrawn { withdrawn.promise.tryComplete(.success(engine.neverStarted(withdrawn.build(0)))) }
     }
 
-    private func start(_ queued: Queued) {
-        let run = engine.start(queued.command)
+    private func start(_ queued: Queued, slot: Int) {
+        let run = engine.start(queued.build(slot))
         run.result.onComplete { [self] _ in
             let starts = state.withLock { state in
                 state.running -= 1
+                state.returnSlot(slot)
                 return state.popStartable()
             }
-            starts.forEach(start)
+            for (queued, slot) in starts { start(queued, slot: slot) }
         }
         if !queued.promise.tryComplete(.success(run)) { run.cancel() }
         if queued.promise.isCancelled { run.cancel() }

@@ -9,6 +9,9 @@ public struct CommandRun: Sendable {
     public let stderr: CapturedOutput
     /// Resolves when the process has exited and its pipes are drained, on the engine's thread.
     public let result: Future<CommandResult>
+    /// Whether a process was spawned (false: withdrawn or stopped before its turn, or it failed to
+    /// start).
+    public let spawned: Bool
 
     /// Stops the command: TERM to its process group, KILL after its grace period. Never blocks.
     public func cancel() { result.cancel() }
@@ -69,9 +72,8 @@ public final class ProcessEngine: Sendable {
     /// A command that cannot be spawned resolves at once with ``TerminationStatus/failedToStart(errno:)``.
     public func start(_ command: Command) -> CommandRun {
         let child = ChildProcess(id: nextID.wrappingAdd(1, ordering: .relaxed).oldValue, command: command)
-        let run = CommandRun(stdout: child.stdout, stderr: child.stderr, result: child.promise.future)
         let spawnError: Int32? =
-            switch programs.locate(command.arguments[0]) {
+            switch programs.locate(String(decoding: command.argumentBytes[0], as: UTF8.self)) {
             case .failure(let error): error.errno
             case .success(let program):
                 child.spawn(
@@ -82,8 +84,9 @@ public final class ProcessEngine: Sendable {
             child.stdout.finish()
             child.stderr.finish()
             child.promise.succeed(child.result(failedToStart: spawnError))
-            return run
+            return CommandRun(stdout: child.stdout, stderr: child.stderr, result: child.promise.future, spawned: false)
         }
+        let run = CommandRun(stdout: child.stdout, stderr: child.stderr, result: child.promise.future, spawned: true)
         // Watch first, then publish: the loop ignores events of a child it cannot find yet (for the
         // moment until the insert below), and after publishing only the loop touches the child.
         let id = child.id
@@ -105,7 +108,7 @@ public final class ProcessEngine: Sendable {
         child.stdout.finish()
         child.stderr.finish()
         child.promise.succeed(child.result())
-        return CommandRun(stdout: child.stdout, stderr: child.stderr, result: child.promise.future)
+        return CommandRun(stdout: child.stdout, stderr: child.stderr, result: child.promise.future, spawned: false)
     }
 
     private func post(_ message: Message) {

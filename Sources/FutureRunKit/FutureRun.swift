@@ -1,0 +1,95 @@
+import FutureCore
+import Glibc
+
+/// The futurerun program: parse, plan, run, report, exit status. `main.swift` calls ``main(_:)``.
+public enum FutureRun {
+    /// Runs futurerun with `arguments` (without the program name) and returns its exit status.
+    /// Call ``SignalWatcher/prepare()`` before, while the process has a single thread.
+    public static func main(_ arguments: [[UInt8]]) -> Int32 {
+        let options: Options
+        do {
+            switch try OptionParser.parse(arguments) {
+            case .help: return write(Help.text, to: .output)
+            case .version: return write(Help.version + "\n", to: .output)
+            case .run(let parsed): options = parsed
+            }
+        } catch {
+            return fail(error.description)
+        }
+        do {
+            let plan = try Plan(options: options)
+            if options.dryRun { return dryRun(plan) }
+            return run(plan)
+        } catch {
+            return fail(error.description)
+        }
+    }
+
+    /// `futurerun: <message>` on stderr; status 255.
+    static func fail(_ message: String) -> Int32 {
+        _ = try? StandardStream.error.write("futurerun: \(Style.sanitize(message))\n")
+        return 255
+    }
+
+    private static func write(_ text: String, to stream: StandardStream) -> Int32 {
+        do {
+            try stream.write(text)
+            return 0
+        } catch {
+            return 255
+        }
+    }
+
+    /// `--dry-run`: the command lines, one per line on stdout; nothing runs.
+    private static func dryRun(_ plan: Plan) -> Int32 {
+        var number = 0
+        while let job = plan.source.next() {
+            let line = job.invalidReason.map { "# job \(job.number): \($0)" } ?? job.displayCommand
+            number += 1
+            do { try StandardStream.output.write(line + "\n") } catch { return 255 }
+        }
+        return 0
+    }
+
+    private static func run(_ plan: Plan) -> Int32 {
+        let scheduler = Scheduler(settings: plan.schedulerSettings, source: plan.source)
+        let console = Console(out: .output, err: .error, style: plan.style, progress: plan.showsProgress)
+        let reporter = JobReporter(
+            console: console, settings: plan.reporterSettings, reports: plan.reports, source: plan.source,
+            running: { scheduler.runningJobs() })
+        if let notice = plan.widthNotice { try? console.say("futurerun: " + notice) }
+        SignalWatcher.start { _ in scheduler.stopAll() }
+        scheduler.start()
+
+        var outputError: OutputError?
+        do {
+            if plan.options.live {
+                try LivePrinter(scheduler: scheduler, reporter: reporter).run()
+            } else {
+                try OrderedPrinter(
+                    scheduler: scheduler, reporter: reporter, streamsLive: plan.streamsLive, tag: plan.options.tag
+                ).run()
+            }
+            try reporter.close()
+        } catch {
+            outputError = error
+            scheduler.stopAll()
+            scheduler.waitForRunningJobs(upTo: plan.options.grace + .seconds(1))
+        }
+
+        let signal = SignalWatcher.receivedSignal
+        if signal != 0 { return 128 + signal }
+        switch outputError {
+        case .brokenPipe?: return 128 + SIGPIPE
+        case .failed?: return fail(outputError!.message)
+        case nil: break
+        }
+        if let readError = plan.source.readError {
+            return fail("reading the job list failed: \(String(cString: strerror(readError)))")
+        }
+        for error in reporter.reportErrors { _ = fail(error) }
+        if !reporter.reportErrors.isEmpty { return 255 }
+        if scheduler.halted.bySuccess { return 0 }
+        return reporter.tally.exitStatus
+    }
+}

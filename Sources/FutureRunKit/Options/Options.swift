@@ -1,0 +1,83 @@
+/// Everything the command line says, as values. Made by ``OptionParser``; read by the rest.
+public struct Options: Sendable, Equatable {
+    public enum Jobs: Sendable, Equatable {
+        /// The CPUs this process may use (affinity mask and cgroup quota).
+        case cpus
+        /// Exactly N at once; `0` means no limit.
+        case count(Int)
+        /// This percentage of the usable CPUs (at least 1).
+        case percentOfCPUs(Int)
+    }
+
+    public enum Color: String, Sendable { case auto, always, never }
+    public enum CIKind: String, Sendable { case auto, github, gitlab, none }
+    public enum Toggle: Sendable, Equatable { case auto, on, off }
+
+    /// Where the jobs come from.
+    public enum Source: Sendable, Equatable {
+        /// `:::`-separated commands on the command line.
+        case commands([[UInt8]])
+        /// One command per line of a file (`nil`: stdin).
+        case commandLines(file: String?)
+        /// A template and its argument lists (every combination, or paired with `--link`).
+        case template([UInt8], lists: [[[UInt8]]])
+        /// A template with arguments read one per line (or NUL-separated) from a file (`nil`: stdin).
+        case templateLines([UInt8], file: String?)
+    }
+
+    public var source: Source = .commandLines(file: nil)
+    public var jobs: Jobs = .cpus
+    public var shell = "/bin/sh"
+    public var nullSeparated = false
+    public var link = false
+    public var quiet = false
+    public var verbose = false
+    public var tag = false
+    public var live = false
+    public var names: [String] = []
+    public var color: Color = .auto
+    public var progress: Toggle = .auto
+    public var quietSuccess = false
+    public var ci: CIKind = .auto
+    public var timeout: Duration?
+    public var grace: Duration = .seconds(5)
+    public var retries = 0
+    public var halt: HaltPolicy = .never
+    public var delay: Duration?
+    public var workingDirectory: String?
+    public var dryRun = false
+    public var jobLog: String?
+    public var json: String?
+    public var junit: String?
+    public var results: String?
+
+    public init() {}
+}
+
+/// When to stop starting (and possibly running) jobs early: GNU parallel's `--halt`.
+public struct HaltPolicy: Sendable, Equatable {
+    public enum Urgency: Sendable, Equatable {
+        /// Run everything.
+        case never
+        /// Start nothing new; let running jobs finish.
+        case soon
+        /// Start nothing new and stop running jobs.
+        case now
+    }
+
+    public enum Trigger: Sendable, Equatable {
+        /// After this many failed jobs.
+        case failures(Int)
+        /// After this percentage of all jobs failed (checked once at least 1 job finished).
+        case failurePercent(Int)
+        /// After this many succeeded jobs.
+        case successes(Int)
+    }
+
+    public var urgency: Urgency
+    public var trigger: Trigger
+
+    public static let never = HaltPolicy(urgency: .never, trigger: .failures(1))
+    /// `--fail-fast`: at the first failure, stop everything.
+    public static let failFast = HaltPolicy(urgency: .now, trigger: .failures(1))
+}

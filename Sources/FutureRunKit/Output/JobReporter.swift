@@ -1,0 +1,109 @@
+import FutureCore
+
+/// What happens as each job's block is printed, in both output modes: its bytes pass through the
+/// reports, then the status line, the reports' record and the tally. Also the periodic things: the
+/// progress line and, in CI, the line saying what is still running.
+///
+/// Used by the printer thread only.
+final class JobReporter {
+    struct Settings {
+        var quiet = false
+        var verbose = false
+        var quietSuccess = false
+        var ci: CIFormat = .none
+        var heartbeat = false
+        var tailLines = 20
+    }
+
+    let console: Console
+    let settings: Settings
+    private let reports: [Report]
+    private let source: JobSource
+    private let start = ContinuousClock.now
+    private(set) var tally = Tally()
+    private var failedTails: [(label: String, lines: [String])] = []
+    private var lastHeartbeat = ContinuousClock.now
+    private var running: () -> [(label: String, since: Duration)]
+
+    init(console: Console, settings: Settings, reports: [Report], source: JobSource,
+         running: @escaping () -> [(label: String, since: Duration)]) {
+        self.console = console
+        self.settings = settings
+        self.reports = reports
+        self.source = source
+        self.running = running
+    }
+
+    var style: Style { console.style }
+
+    /// Before a job's bytes: `-v` shows its command, CI formats open a group.
+    func beginBlock(_ job: Job, commandLine: String, status: JobStatus?, wall: Duration?) throws(OutputError) {
+        if let group = settings.ci.groupStart(job: job, status: status, wall: wall, total: source.knownTotal) {
+            try console.say(group)
+        }
+        if settings.verbose { try console.say(style.dim("$ " + Style.sanitize(commandLine))) }
+    }
+
+    /// A chunk of the job's output: to the terminal if `show`, to the reports always.
+    func output(_ job: Job, _ bytes: [UInt8], isError: Bool, show: Bool) throws(OutputError) {
+        if show {
+            if isError { try console.jobError(bytes) } else { try console.jobOutput(bytes) }
+        }
+        for report in reports { report.output(job, bytes, isError: isError) }
+    }
+
+    /// After the job's block: status line, group end, annotations, reports, tally.
+    func finish(_ outcome: JobOutcome, tail: [String]) throws(OutputError) {
+        tally.add(outcome)
+        for report in reports { report.finished(outcome) }
+        guard outcome.status != .notStarted else { return }
+        if let end = settings.ci.groupEnd(job: outcome.job) { try console.say(end) }
+        if !settings.quiet { try console.say(StatusLine.format(outcome, total: source.knownTotal, style: style)) }
+        if outcome.status.isFailure {
+            if let annotation = settings.ci.failureAnnotation(outcome) { try console.say(annotation) }
+            if settings.quietSuccess { failedTails.append((outcome.job.label, tail)) }
+        }
+        try drawProgress()
+    }
+
+    /// Called about once a second while waiting: redraws progress; in CI, after 30 s of silence,
+    /// says what is still running.
+    func tick() throws(OutputError) {
+        try drawProgress()
+        guard settings.heartbeat else { return }
+        let now = ContinuousClock.now
+        guard now - console.lastWrite >= .seconds(30), now - lastHeartbeat >= .seconds(30) else { return }
+        lastHeartbeat = now
+        let list = running().prefix(5).map { "\(Style.sanitize($0.label)) (\(DurationFormat.format($0.since)))" }
+        guard !list.isEmpty else { return }
+        try console.say("futurerun: still running after \(DurationFormat.format(now - start)): " + list.joined(separator: ", "))
+    }
+
+    private func drawProgress() throws(OutputError) {
+        let total = source.knownTotal.map(String.init) ?? "?"
+        var text = "[\(tally.total)/\(total)] \(running().count) running"
+        if tally.failed > 0 { text += ", " + style.red("\(tally.failed) failed") }
+        if let known = source.knownTotal, tally.total > 0, known > tally.total {
+            let elapsed = (ContinuousClock.now - start).seconds
+            let eta = Duration.seconds(elapsed / Double(tally.total) * Double(known - tally.total))
+            text += ", ETA \(DurationFormat.format(eta))"
+        }
+        try console.progress(text)
+    }
+
+    /// The closing lines: summary, then (with `--quiet-success`) the failed jobs' last lines.
+    func close() throws(OutputError) {
+        try console.clearProgress()
+        for report in reports { report.close() }
+        if !settings.quiet {
+            for line in tally.summary(wall: .now - start, style: style) { try console.say(line) }
+        }
+        for failed in failedTails {
+            try console.say(style.red("── \(Style.sanitize(failed.label)) failed; its last lines:"))
+            for line in failed.lines { try console.say("  " + Style.sanitize(line)) }
+        }
+    }
+
+    /// Problems the reports met (a file that could not be written): each makes the run fail.
+    var reportErrors: [String] { reports.compactMap(\.error) }
+}

@@ -1,0 +1,55 @@
+import Glibc
+
+/// A write to stdout or stderr failed.
+public enum OutputError: Error, Equatable {
+    /// The reader went away (EPIPE): stop quietly.
+    case brokenPipe(descriptor: Int32)
+    /// Any other failure (a full disk, an I/O error): reported, never ignored.
+    case failed(descriptor: Int32, errno: Int32)
+
+    public var message: String {
+        switch self {
+        case .brokenPipe(let fd): "\(fd == 1 ? "stdout" : "stderr") was closed by its reader"
+        case .failed(let fd, let error):
+            "cannot write to \(fd == 1 ? "stdout" : "stderr"): \(String(cString: strerror(error))); output is incomplete"
+        }
+    }
+}
+
+/// A descriptor futurerun writes to with plain blocking `write(2)`, every byte or an error. A
+/// descriptor that the caller left non-blocking is waited on with `poll`, never switched back.
+public struct StandardStream: Sendable {
+    public let descriptor: Int32
+
+    public static let output = StandardStream(descriptor: 1)
+    public static let error = StandardStream(descriptor: 2)
+
+    public init(descriptor: Int32) { self.descriptor = descriptor }
+
+    public var isTerminal: Bool { isatty(descriptor) == 1 }
+
+    public func write(_ bytes: [UInt8]) throws(OutputError) {
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                Glibc.write(descriptor, raw.baseAddress! + done, raw.count - done)
+            }
+            if count >= 0 {
+                done += count
+                continue
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN:
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
+            case EPIPE: throw .brokenPipe(descriptor: descriptor)
+            case let error: throw .failed(descriptor: descriptor, errno: error)
+            }
+        }
+    }
+
+    public func write(_ text: String) throws(OutputError) {
+        try write(Array(text.utf8))
+    }
+}

@@ -1,0 +1,51 @@
+import FutureCore
+
+/// The one line printed on stderr after each job's block:
+///
+///     ok   [2/5] make test  3.21s
+///     FAIL [3/5] make docs  exit 2  0.53s
+///     FAIL [4/5] sleep 60  timeout  5.00s
+public enum StatusLine {
+    public static func format(_ outcome: JobOutcome, total: Int?, style: Style) -> String {
+        let position = total.map { "[\(outcome.job.number)/\($0)]" } ?? "[\(outcome.job.number)]"
+        let label = Style.sanitize(outcome.job.label)
+        let time = DurationFormat.format(outcome.result.wallTime)
+        let attempts = outcome.attempts > 1 ? "  after \(outcome.attempts) attempts" : ""
+        switch outcome.status {
+        case .succeeded:
+            return "\(style.green("ok  ")) \(position) \(label)  \(time)\(attempts)"
+        case .failed(let status):
+            return "\(style.red("FAIL")) \(position) \(label)  \(describe(status))  \(time)\(attempts)"
+        case .invalid(let reason):
+            return "\(style.red("FAIL")) \(position) \(label)  \(Style.sanitize(reason))"
+        case .stopped:
+            return "\(style.yellow("STOP")) \(position) \(label)  stopped by futurerun  \(time)"
+        case .notStarted:
+            return "\(style.yellow("SKIP")) \(position) \(label)  not started"
+        }
+    }
+
+    /// `exit 2`, `signal 9 (KILL)`, `timeout`, `not found (127)`…
+    public static func describe(_ status: TerminationStatus) -> String {
+        switch status {
+        case .exited(let code): "exit \(code)"
+        case .signaled(let signal): "signal \(signal)" + (SignalName.of(signal).map { " (\($0))" } ?? "")
+        case .timedOut: "timeout"
+        case .cancelled: "stopped"
+        case .failedToStart(let error) where error == 2: "shell not found (127)"
+        case .failedToStart(let error) where error == 7: "command line too long for the system (E2BIG)"
+        case .failedToStart: "cannot start (126)"
+        }
+    }
+}
+
+/// Short names of the common signals.
+public enum SignalName {
+    public static func of(_ signal: Int32) -> String? {
+        let names: [Int32: String] = [
+            1: "HUP", 2: "INT", 3: "QUIT", 4: "ILL", 6: "ABRT", 8: "FPE", 9: "KILL", 11: "SEGV", 13: "PIPE",
+            14: "ALRM", 15: "TERM", 10: "USR1", 12: "USR2", 24: "XCPU", 25: "XFSZ",
+        ]
+        return names[signal]
+    }
+}

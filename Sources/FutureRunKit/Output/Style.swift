@@ -1,0 +1,50 @@
+/// How futurerun's own messages look: colors (only when wanted) and text made safe for a terminal.
+public struct Style: Sendable {
+    public let colors: Bool
+
+    public init(colors: Bool) { self.colors = colors }
+
+    /// Whether to color: `--color always|never`, else only on a terminal without `NO_COLOR` or
+    /// `TERM=dumb`.
+    public static func wantsColor(_ choice: Options.Color, isTerminal: Bool, environment: [String: String]) -> Bool {
+        switch choice {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if environment["NO_COLOR"].map({ !$0.isEmpty }) == true { return false }
+            if environment["TERM"] == "dumb" { return false }
+            return isTerminal
+        }
+    }
+
+    public func green(_ text: String) -> String { paint(text, "32") }
+    public func red(_ text: String) -> String { paint(text, "31") }
+    public func yellow(_ text: String) -> String { paint(text, "33") }
+    public func dim(_ text: String) -> String { paint(text, "2") }
+    public func bold(_ text: String) -> String { paint(text, "1") }
+
+    /// A color from a small palette, picked by job number (for `--live` prefixes).
+    public func palette(_ text: String, index: Int) -> String {
+        let codes = ["36", "35", "34", "33", "32", "96", "95", "94"]
+        return paint(text, codes[index % codes.count])
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// `text` with control characters (escape sequences included) shown as `^X` / `\u{..}`, so a
+    /// job name or argument can never drive the terminal.
+    public static func sanitize(_ text: String) -> String {
+        var safe = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x20: safe += "^" + String(UnicodeScalar(UInt8(scalar.value) + 0x40))
+            case 0x7F: safe += "^?"
+            case 0x80..<0xA0: safe += "\\u{\(String(scalar.value, radix: 16))}"
+            default: safe.unicodeScalars.append(scalar)
+            }
+        }
+        return safe
+    }
+}

@@ -1,0 +1,58 @@
+/// What the run did, counted as jobs finish: for the summary and the exit status.
+public struct Tally: Sendable {
+    public private(set) var total = 0
+    public private(set) var succeeded = 0
+    public private(set) var failed = 0
+    public private(set) var stopped = 0
+    public private(set) var notStarted = 0
+    public private(set) var jobTime: Duration = .zero
+    /// The slowest jobs, slowest first (at most 3).
+    public private(set) var slowest: [(label: String, time: Duration)] = []
+
+    public init() {}
+
+    public mutating func add(_ outcome: JobOutcome) {
+        total += 1
+        switch outcome.status {
+        case .succeeded: succeeded += 1
+        case .failed, .invalid: failed += 1
+        case .stopped: stopped += 1
+        case .notStarted: notStarted += 1
+        }
+        guard outcome.status != .notStarted else { return }
+        let time = outcome.result.wallTime
+        jobTime += time
+        if slowest.count < 3 || time > slowest.last!.time {
+            slowest.append((outcome.job.label, time))
+            slowest.sort { $0.time > $1.time }
+            if slowest.count > 3 { slowest.removeLast() }
+        }
+    }
+
+    /// GNU parallel's convention: 0 if all succeeded, else the number of failed jobs, 101 past 100.
+    public var exitStatus: Int32 {
+        failed == 0 ? 0 : Int32(min(failed, 101))
+    }
+
+    /// The closing lines:
+    ///
+    ///     5 jobs in 3.52s: 4 ok, 1 failed · job time 7.10s, 2.02x parallel
+    ///     slowest: make test 3.21s, make lint 2.10s, make docs 0.53s
+    public func summary(wall: Duration, style: Style) -> [String] {
+        var parts = ["\(succeeded) ok"]
+        if failed > 0 { parts.append(style.red("\(failed) failed")) }
+        if stopped > 0 { parts.append(style.yellow("\(stopped) stopped")) }
+        if notStarted > 0 { parts.append("\(notStarted) not started") }
+        let speedUp = wall.seconds > 0 ? jobTime.seconds / wall.seconds : 0
+        let speed = (speedUp * 100).rounded() / 100
+        var lines = [
+            "\(total) job\(total == 1 ? "" : "s") in \(DurationFormat.format(wall)): \(parts.joined(separator: ", "))"
+                + " · job time \(DurationFormat.format(jobTime)), \(speed)x parallel"
+        ]
+        if slowest.count > 1 {
+            let list = slowest.map { "\(Style.sanitize($0.label)) \(DurationFormat.format($0.time))" }
+            lines.append("slowest: " + list.joined(separator: ", "))
+        }
+        return lines
+    }
+}

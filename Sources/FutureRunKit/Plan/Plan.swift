@@ -1,0 +1,108 @@
+import CFutureShims
+import FutureCore
+import Glibc
+
+/// Everything decided before the first job starts: where jobs come from, how many run at once,
+/// what is printed where, and which report files are open. Every problem found here is a usage
+/// error (exit 255) and nothing has run yet.
+struct Plan {
+    let options: Options
+    let source: JobSource
+    let schedulerSettings: Scheduler.Settings
+    let reporterSettings: JobReporter.Settings
+    let style: Style
+    let showsProgress: Bool
+    let streamsLive: Bool
+    let reports: [Report]
+    /// Said once at the start when `-j` had to be lowered.
+    let widthNotice: String?
+
+    init(options: Options) throws(UsageError) {
+        self.options = options
+        let environment = Self.environment()
+        let inputDescriptor = try Self.openInput(options.source)
+        source = try JobSource(options: options, input: inputDescriptor)
+
+        if let directory = options.workingDirectory {
+            var info = stat()
+            guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw .invalidValue(option: "--workdir", value: directory, expected: "an existing directory")
+            }
+        }
+
+        let cpus = CPUCount.usable()
+        var width: Int
+        switch options.jobs {
+        case .cpus: width = cpus
+        case .count(0): width = Int.max
+        case .count(let count): width = count
+        case .percentOfCPUs(let percent): width = max(1, cpus * percent / 100)
+        }
+        let (cappedWidth, notice) = Self.capByDescriptorLimit(width, requested: options.jobs)
+        width = cappedWidth
+        widthNotice = notice
+
+        schedulerSettings = Scheduler.Settings(
+            width: width, shell: options.shell, timeout: options.timeout, grace: options.grace,
+            retries: options.retries, halt: options.halt, delay: options.delay,
+            workingDirectory: options.workingDirectory, window: min(width, 4096) * 2 + 64)
+
+        let stderrIsTerminal = isatty(2) == 1
+        style = Style(colors: Style.wantsColor(options.color, isTerminal: stderrIsTerminal, environment: environment))
+        let ci = CIFormat.detect(options.ci, environment: environment)
+        let inCI = environment["CI"].map { $0 == "true" || $0 == "1" } ?? false
+        switch options.progress {
+        case .on: showsProgress = true
+        case .off: showsProgress = false
+        case .auto: showsProgress = stderrIsTerminal && !inCI && !options.quiet && environment["TERM"] != "dumb"
+        }
+        reporterSettings = JobReporter.Settings(
+            quiet: options.quiet, verbose: options.verbose, quietSuccess: options.quietSuccess, ci: ci,
+            heartbeat: inCI, tailLines: 20)
+        streamsLive = options.retries == 0 && !options.quietSuccess && !ci.holdsOutputUntilDone
+        reports = try ReportSet.open(options)
+    }
+
+    /// The descriptor to read job lines or arguments from, opened now so that a missing file is
+    /// an error before anything runs.
+    private static func openInput(_ source: Options.Source) throws(UsageError) -> Int32? {
+        let file: String?
+        switch source {
+        case .commandLines(let path), .templateLines(_, let path): file = path
+        case .commands, .template: return nil
+        }
+        guard let path = file, path != "-" else { return 0 }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+        return descriptor
+    }
+
+    /// Each running job holds three descriptors (two pipes and a pidfd): keep the width within
+    /// what `ulimit -n` allows, and say so once.
+    private static func capByDescriptorLimit(_ width: Int, requested: Options.Jobs) -> (Int, String?) {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < (1 << 40) else { return (width, nil) }
+        let fit = max(1, (Int(limit.rlim_cur) - 64) / 4)
+        guard width > fit else { return (width, nil) }
+        let asked: String =
+            switch requested {
+            case .count(0): "-j 0"
+            case .count(let count): "-j \(count)"
+            default: "the default width"
+            }
+        return (fit, "running at most \(fit) jobs at once instead of \(asked): the descriptor limit (ulimit -n) is \(limit.rlim_cur)")
+    }
+
+    static func environment() -> [String: String] {
+        var values: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                values[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            cursor += 1
+        }
+        return values
+    }
+}

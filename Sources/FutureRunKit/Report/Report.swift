@@ -1,0 +1,16 @@
+/// A record of the run written as jobs finish (`--joblog`, `--json`, `--junit`, `--results`), so an
+/// interrupted run keeps what completed. Called on the printer thread, in input order.
+protocol Report: AnyObject {
+    /// A chunk of a job's output, in order, as it is printed (or held, with `--quiet-success`).
+    func output(_ job: Job, _ bytes: [UInt8], isError: Bool)
+    /// The job is done.
+    func finished(_ outcome: JobOutcome)
+    /// The run is over: flush and close.
+    func close()
+    /// The first write error, if any: reported at the end, and the run fails.
+    var error: String? { get }
+}
+
+extension Report {
+    func output(_ job: Job, _ bytes: [UInt8], isError: Bool) {}
+}

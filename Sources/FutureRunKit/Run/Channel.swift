@@ -1,0 +1,58 @@
+import Dispatch
+import Synchronization
+
+/// An unbounded first-in first-out hand-over between threads, with an end. Bounds come from the
+/// producer (the scheduler's window), not from here.
+final class Channel<Element: Sendable>: Sendable {
+    private struct State {
+        var items: [Element] = []
+        var head = 0
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    private let available = DispatchSemaphore(value: 0)
+    private let notify: (@Sendable () -> Void)?
+
+    /// - Parameter notify: called (on the sending thread) after every send and at close.
+    init(notify: (@Sendable () -> Void)? = nil) {
+        self.notify = notify
+    }
+
+    func send(_ element: Element) {
+        state.withLock { $0.items.append(element) }
+        available.signal()
+        notify?()
+    }
+
+    func close() {
+        state.withLock { $0.closed = true }
+        available.signal()
+        notify?()
+    }
+
+    /// The next element, blocking until there is one; `nil` once closed and empty.
+    func receive() -> Element? {
+        while true {
+            if let element = tryReceive() { return element }
+            if state.withLock({ $0.closed && $0.head == $0.items.count }) { return nil }
+            available.wait()
+        }
+    }
+
+    /// The next element if one is there. Never blocks.
+    func tryReceive() -> Element? {
+        state.withLock { state in
+            guard state.head < state.items.count else { return nil }
+            let element = state.items[state.head]
+            state.head += 1
+            if state.head > 256, state.head * 2 > state.items.count {
+                state.items.removeFirst(state.head)
+                state.head = 0
+            }
+            return element
+        }
+    }
+
+    var isFinished: Bool { state.withLock { $0.closed && $0.head == $0.items.count } }
+}

@@ -1,0 +1,47 @@
+import FutureCore
+import Synchronization
+
+/// How one job ended, as futurerun reports it.
+public enum JobStatus: Sendable, Equatable {
+    case succeeded
+    /// Ran and failed: non-zero exit, signal, timeout, or could not start.
+    case failed(TerminationStatus)
+    /// Its input could not be a job (line too long, NUL byte).
+    case invalid(String)
+    /// futurerun stopped it (halt policy or a signal to futurerun) before it finished.
+    case stopped
+    /// Never started (halt policy or a signal came first).
+    case notStarted
+
+    public var isFailure: Bool {
+        switch self {
+        case .failed, .invalid: true
+        case .succeeded, .stopped, .notStarted: false
+        }
+    }
+}
+
+/// One finished job: status, the final attempt's result, and how many attempts it took.
+public struct JobOutcome: Sendable {
+    public let job: Job
+    public let status: JobStatus
+    /// The last attempt's result (empty output and zero times if it never ran).
+    public let result: CommandResult
+    public let attempts: Int
+    /// The shell command line actually run.
+    public let commandLine: [UInt8]
+}
+
+/// A job travelling from the scheduler to the printer: resolves first when its first attempt
+/// starts, then when its final attempt ends.
+public final class JobTicket: Sendable {
+    public let job: Job
+    let startPromise = Promise<CommandRun, Never>()
+    let outcomePromise = Promise<JobOutcome, Never>()
+
+    init(job: Job) { self.job = job }
+
+    /// The first attempt's run, for streaming its output live.
+    public var started: Future<CommandRun> { startPromise.future }
+    public var outcome: Future<JobOutcome> { outcomePromise.future }
+}

@@ -1,0 +1,213 @@
+import Dispatch
+import FutureCore
+import Glibc
+import Synchronization
+
+/// Turns jobs into running commands: pulls them from the ``JobSource`` on a thread of its own
+/// (reading input may block), hands each to the printer in input order, and submits it to a
+/// ``CommandPool`` of the run's width. Retries and the halt policy are applied on the engine's thread
+/// as attempts finish, so no thread waits per job.
+///
+/// At most ``window`` jobs are between the scheduler and the printer at once: that bounds memory
+/// however long the input, and how far later jobs may run ahead of the oldest unprinted one.
+public final class Scheduler: Sendable {
+    public struct Settings: Sendable {
+        public var width: Int
+        public var shell: String
+        public var timeout: Duration?
+        public var grace: Duration
+        public var retries: Int
+        public var halt: HaltPolicy
+        public var delay: Duration?
+        public var workingDirectory: String?
+        public var window: Int
+    }
+
+    private struct Counters {
+        var finished = 0
+        var failed = 0
+        var succeeded = 0
+        var halted = false
+        var haltedBySuccess = false
+        var running: [Int: (label: String, run: CommandRun, since: ContinuousClock.Instant)] = [:]
+    }
+
+    private let settings: Settings
+    private let source: JobSource
+    private let pool: CommandPool
+    private let window: DispatchSemaphore
+    private let counters = Mutex(Counters())
+    /// Tickets in input order, for the printer.
+    let tickets: Channel<JobTicket>
+
+    public init(settings: Settings, source: JobSource, notify: (@Sendable () -> Void)? = nil) {
+        self.settings = settings
+        self.source = source
+        self.pool = CommandPool(width: settings.width)
+        self.window = DispatchSemaphore(value: settings.window)
+        self.tickets = Channel(notify: notify)
+    }
+
+    /// Whether the halt policy (or a signal) stopped the run, and whether a success did.
+    public var halted: (stopped: Bool, bySuccess: Bool) {
+        counters.withLock { ($0.halted, $0.haltedBySuccess) }
+    }
+
+    /// Starts the scheduler's thread. Returns at once.
+    public func start() {
+        Thread.detach { [self] in dispatchAll() }
+    }
+
+    /// The printer is done with a ticket: one more job may enter the window.
+    public func release() { window.signal() }
+
+    /// Stops the run: starts nothing more and stops running jobs (TERM, KILL after the grace period).
+    public func stopAll() {
+        let running = counters.withLock { counters in
+            counters.halted = true
+            return counters.running.values.map(\.run)
+        }
+        pool.stopStarting()
+        for run in running { run.cancel() }
+    }
+
+    /// Labels of the running jobs and how long each has run.
+    public func runningJobs() -> [(label: String, since: Duration)] {
+        let now = ContinuousClock.now
+        return counters.withLock { $0.running.sorted { $0.key < $1.key } }.map { ($0.value.label, now - $0.value.since) }
+    }
+
+    /// Blocks until no job process is left, or `limit` has passed.
+    public func waitForRunningJobs(upTo limit: Duration) {
+        let deadline = ContinuousClock.now + limit
+        while ProcessEngine.shared.runningCount > 0, ContinuousClock.now < deadline {
+            Thread.sleep(until: .now + .milliseconds(10))
+        }
+    }
+
+    // MARK: Scheduler thread
+
+    private func dispatchAll() {
+        var lastStart: ContinuousClock.Instant?
+        while true {
+            window.wait()
+            guard !counters.withLock({ $0.halted }), let job = source.next() else { break }
+            let ticket = JobTicket(job: job)
+            tickets.send(ticket)
+            if let delay = settings.delay {
+                if let lastStart { Thread.sleep(until: lastStart + delay) }
+                lastStart = .now
+            }
+            launch(ticket, attempt: 1)
+        }
+        tickets.close()
+    }
+
+    // MARK: Any thread
+
+    private func launch(_ ticket: JobTicket, attempt: Int) {
+        let job = ticket.job
+        if let reason = job.invalidReason {
+            let run = ProcessEngine.shared.neverStarted(command(for: [], job: job, slot: 0))
+            if attempt == 1 { ticket.startPromise.succeed(run) }
+            conclude(ticket, status: .invalid(reason), result: run.result.value, attempts: attempt, line: [])
+            return
+        }
+        let lineForSlot = Mutex<[UInt8]>([])
+        let submitted = pool.submit { [settings] slot in
+            let line = job.commandLine(slot: slot)
+            lineForSlot.withLock { $0 = line }
+            return Self.command(for: line, job: job, slot: slot, settings: settings)
+        }
+        submitted.onComplete { [self] outcome in
+            let run = outcome.get()
+            if attempt == 1 { ticket.startPromise.succeed(run) }
+            counters.withLock { $0.running[job.number] = (job.label, run, .now) }
+            run.result.onComplete { [self] outcome in
+                let result = outcome.get()
+                let stopped = counters.withLock { counters in
+                    counters.running[job.number] = nil
+                    return counters.halted
+                }
+                if !result.succeeded, attempt <= settings.retries, !stopped {
+                    launch(ticket, attempt: attempt + 1)
+                    return
+                }
+                let status: JobStatus
+                switch result.status {
+                case .exited(0): status = .succeeded
+                case .cancelled: status = result.processID == 0 ? .notStarted : .stopped
+                default: status = .failed(result.status)
+                }
+                conclude(ticket, status: status, result: result, attempts: attempt, line: lineForSlot.withLock { $0 })
+            }
+        }
+    }
+
+    private func conclude(_ ticket: JobTicket, status: JobStatus, result: CommandResult, attempts: Int, line: [UInt8]) {
+        ticket.outcomePromise.succeed(
+            JobOutcome(job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line))
+        applyHaltPolicy(after: status)
+    }
+
+    private func applyHaltPolicy(after status: JobStatus) {
+        let halt = settings.halt
+        let decision = counters.withLock { counters -> Bool in
+            counters.finished += 1
+            if status.isFailure { counters.failed += 1 }
+            if status == .succeeded { counters.succeeded += 1 }
+            guard halt.urgency != .never, !counters.halted else { return false }
+            let triggered: Bool
+            switch halt.trigger {
+            case .failures(let count): triggered = counters.failed >= count
+            case .failurePercent(let percent): triggered = counters.failed * 100 >= percent * counters.finished && counters.failed > 0
+            case .successes(let count): triggered = counters.succeeded >= count
+            }
+            if triggered {
+                counters.halted = true
+                if case .successes = halt.trigger { counters.haltedBySuccess = true }
+            }
+            return triggered
+        }
+        guard decision else { return }
+        pool.stopStarting()
+        if halt.urgency == .now {
+            let running = counters.withLock { $0.running.values.map(\.run) }
+            for run in running { run.cancel() }
+        }
+    }
+
+    private func command(for line: [UInt8], job: Job, slot: Int) -> Command {
+        Self.command(for: line, job: job, slot: slot, settings: settings)
+    }
+
+    static func command(for line: [UInt8], job: Job, slot: Int, settings: Settings) -> Command {
+        var command = Command.shell(bytes: line, shell: settings.shell)
+        command.environment = [
+            ("FUTURERUN_JOB", String(job.number)),
+            ("FUTURERUN_SLOT", String(slot)),
+            ("FUTURERUN_NAME", job.label),
+        ]
+        command.workingDirectory = settings.workingDirectory
+        command.timeout = settings.timeout
+        command.gracePeriod = settings.grace
+        return command
+    }
+}
+
+/// Plain threads for futurerun's few long-lived loops (scheduler, signal watcher).
+enum Thread {
+    static func detach(_ body: @escaping @Sendable () -> Void) {
+        // A blocking executor runs each item on a thread of its own at once.
+        JobPool.blocking.execute(body)
+    }
+
+    static func sleep(until instant: ContinuousClock.Instant) {
+        let remaining = instant - .now
+        guard remaining > .zero else { return }
+        let (seconds, attoseconds) = remaining.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var left = timespec()
+        while nanosleep(&request, &left) != 0, errno == EINTR { request = left }
+    }
+}
