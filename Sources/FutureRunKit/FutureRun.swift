@@ -1,3 +1,4 @@
+import Dispatch
 import FutureCore
 import Glibc
 
@@ -52,7 +53,10 @@ public enum FutureRun {
     }
 
     private static func run(_ plan: Plan) -> Int32 {
-        let scheduler = Scheduler(settings: plan.schedulerSettings, source: plan.source)
+        let wakeUp = DispatchSemaphore(value: 0)
+        var notify: (@Sendable () -> Void)?
+        if plan.options.live { notify = { _ = wakeUp.signal() } }
+        let scheduler = Scheduler(settings: plan.schedulerSettings, source: plan.source, notify: notify)
         let console = Console(out: .output, err: .error, style: plan.style, progress: plan.showsProgress)
         let reporter = JobReporter(
             console: console, settings: plan.reporterSettings, reports: plan.reports, source: plan.source,
@@ -62,9 +66,9 @@ public enum FutureRun {
         scheduler.start()
 
         var outputError: OutputError?
-        do {
+        do throws(OutputError) {
             if plan.options.live {
-                try LivePrinter(scheduler: scheduler, reporter: reporter).run()
+                try LivePrinter(scheduler: scheduler, reporter: reporter, wakeUp: wakeUp).run()
             } else {
                 try OrderedPrinter(
                     scheduler: scheduler, reporter: reporter, streamsLive: plan.streamsLive, tag: plan.options.tag

@@ -14,6 +14,7 @@ public final class CommandPool: Sendable {
         let id: UInt64
         let build: @Sendable (_ slot: Int) -> Command
         let promise: Promise<CommandRun, Never>
+        let onFinish: (@Sendable (CommandResult) -> Void)?
     }
 
     private struct State {
@@ -83,18 +84,30 @@ public final class CommandPool: Sendable {
     /// Queues `command`; starts it now if a slot is free. Never blocks. Cancelling the returned
     /// future before the start withdraws the command; after it, stops the process.
     public func submit(_ command: Command) -> Future<CommandRun> {
-        submit { _ in command }
+        submit({ _ in command })
     }
 
     /// Queues a command that is made when it starts, from its *slot*: the smallest number from 1
     /// that no running command of this pool holds (GNU parallel's `{%}`). `build` runs on the
     /// thread that starts the command. Never blocks.
-    public func submit(_ build: @escaping @Sendable (_ slot: Int) -> Command) -> Future<CommandRun> {
+    ///
+    /// - Parameter onFinish: runs on the engine's thread when the command has finished, *before*
+    ///   its slot goes to the next command: the place to decide that nothing more should start.
+    ///   Not called for a command that never started.
+    public func submit(
+        _ build: @escaping @Sendable (_ slot: Int) -> Command,
+        onFinish: (@Sendable (CommandResult) -> Void)? = nil
+    ) -> Future<CommandRun> {
         let promise = Promise<CommandRun, Never>()
-        let (id, starts) = state.withLock { state in
+        let queued: (id: UInt64, starts: [(Queued, slot: Int)])? = state.withLock { state in
+            guard !state.stopped else { return nil }
             state.nextID += 1
-            state.queue.append(Queued(id: state.nextID, build: build, promise: promise))
+            state.queue.append(Queued(id: state.nextID, build: build, promise: promise, onFinish: onFinish))
             return (state.nextID, state.popStartable())
+        }
+        guard let (id, starts) = queued else {
+            promise.succeed(engine.neverStarted(build(0)))
+            return promise.future
         }
         promise.onCancel { [self] in withdraw(id) }
         for (queued, slot) in starts { start(queued, slot: slot) }
@@ -120,9 +133,13 @@ public final class CommandPool: Sendable {
         if let withdrawn { withdrawn.promise.tryComplete(.success(engine.neverStarted(withdrawn.build(0)))) }
     }
 
+    /// Starts one command. Its start future resolves first, so that callbacks its consumer
+    /// registers on the run then (a halt policy, say) run before the freed slot starts the next.
     private func start(_ queued: Queued, slot: Int) {
         let run = engine.start(queued.build(slot))
-        run.result.onComplete { [self] _ in
+        if !queued.promise.tryComplete(.success(run)) || queued.promise.isCancelled { run.cancel() }
+        run.result.onComplete { [self] outcome in
+            queued.onFinish?(outcome.get())
             let starts = state.withLock { state in
                 state.running -= 1
                 state.returnSlot(slot)
@@ -130,7 +147,5 @@ public final class CommandPool: Sendable {
             }
             for (queued, slot) in starts { start(queued, slot: slot) }
         }
-        if !queued.promise.tryComplete(.success(run)) { run.cancel() }
-        if queued.promise.isCancelled { run.cancel() }
     }
 }

@@ -16,12 +16,14 @@ final class LivePrinter {
 
     private let scheduler: Scheduler
     private let reporter: JobReporter
-    private let wakeUp = DispatchSemaphore(value: 0)
+    private let wakeUp: DispatchSemaphore
     private var active: [Active] = []
 
-    init(scheduler: Scheduler, reporter: JobReporter) {
+    /// - Parameter wakeUp: signalled by the scheduler for every new job, and by the jobs' output.
+    init(scheduler: Scheduler, reporter: JobReporter, wakeUp: DispatchSemaphore) {
         self.scheduler = scheduler
         self.reporter = reporter
+        self.wakeUp = wakeUp
     }
 
     func run() throws(OutputError) {

@@ -84,12 +84,9 @@ struct Plan {
         guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < (1 << 40) else { return (width, nil) }
         let fit = max(1, (Int(limit.rlim_cur) - 64) / 4)
         guard width > fit else { return (width, nil) }
-        let asked: String =
-            switch requested {
-            case .count(0): "-j 0"
-            case .count(let count): "-j \(count)"
-            default: "the default width"
-            }
+        // "No limit" asked for as many as possible: that is no surprise worth a line.
+        guard case .count(let count) = requested, count > 0 else { return (fit, nil) }
+        let asked = "-j \(count)"
         return (fit, "running at most \(fit) jobs at once instead of \(asked): the descriptor limit (ulimit -n) is \(limit.rlim_cur)")
     }
 

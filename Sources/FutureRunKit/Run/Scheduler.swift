@@ -114,33 +114,41 @@ public final class Scheduler: Sendable {
             return
         }
         let lineForSlot = Mutex<[UInt8]>([])
-        let submitted = pool.submit { [settings] slot in
+        let submitted = pool.submit({ [settings] slot in
             let line = job.commandLine(slot: slot)
             lineForSlot.withLock { $0 = line }
             return Self.command(for: line, job: job, slot: slot, settings: settings)
-        }
+        }, onFinish: { [self] result in
+            // On the engine's thread, before the slot is reused: retries and halting decide here.
+            let stopped = counters.withLock { counters in
+                counters.running[job.number] = nil
+                return counters.halted
+            }
+            if !result.succeeded, attempt <= settings.retries, !stopped {
+                launch(ticket, attempt: attempt + 1)
+                return
+            }
+            conclude(ticket, status: Self.status(of: result), result: result, attempts: attempt, line: lineForSlot.withLock { $0 })
+        })
         submitted.onComplete { [self] outcome in
             let run = outcome.get()
             if attempt == 1 { ticket.startPromise.succeed(run) }
-            counters.withLock { $0.running[job.number] = (job.label, run, .now) }
-            run.result.onComplete { [self] outcome in
-                let result = outcome.get()
-                let stopped = counters.withLock { counters in
-                    counters.running[job.number] = nil
-                    return counters.halted
-                }
-                if !result.succeeded, attempt <= settings.retries, !stopped {
-                    launch(ticket, attempt: attempt + 1)
-                    return
-                }
-                let status: JobStatus
-                switch result.status {
-                case .exited(0): status = .succeeded
-                case .cancelled: status = result.processID == 0 ? .notStarted : .stopped
-                default: status = .failed(result.status)
-                }
-                conclude(ticket, status: status, result: result, attempts: attempt, line: lineForSlot.withLock { $0 })
+            if run.spawned {
+                counters.withLock { $0.running[job.number] = (job.label, run, .now) }
+                // It may have finished before it was recorded: then it is not running.
+                if run.result.resolved { counters.withLock { _ = $0.running.removeValue(forKey: job.number) } }
+            } else if let result = run.result.peek?.get(), result.status == .cancelled {
+                // Withdrawn before its turn (the pool stopped): onFinish never runs for it.
+                conclude(ticket, status: .notStarted, result: result, attempts: attempt, line: [])
             }
+        }
+    }
+
+    static func status(of result: CommandResult) -> JobStatus {
+        switch result.status {
+        case .exited(0): .succeeded
+        case .cancelled: result.processID == 0 ? .notStarted : .stopped
+        default: .failed(result.status)
         }
     }
 

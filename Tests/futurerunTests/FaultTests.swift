@@ -1,0 +1,118 @@
+import Glibc
+import Testing
+
+/// Signals, readers going away, write errors, and how jobs see the world.
+@Suite struct SignalsAndFaults {
+    @Test(arguments: [(Int32(SIGINT), Int32(130)), (Int32(SIGTERM), Int32(143)), (Int32(SIGHUP), Int32(129))])
+    func signalStopsEveryJobAndExitsWithItsStatus(signal: Int32, expected: Int32) {
+        let marker = "31.\(signal)\(getpid() % 1000)"
+        let run = futurerun(["-j3", "sleep \(marker)", ":::", "sleep \(marker) & sleep \(marker)", ":::", "echo quick"],
+                            shellPrefix: "( sleep 0.6; kill -\(signal) $$ ) & ")
+        #expect(run.status == expected)
+        #expect(run.out == "quick\n")
+        #expect(run.err.contains("stopped by futurerun"))
+        #expect(run.errLines.last?.contains("jobs in") == true || run.errLines.dropLast().last?.contains("jobs in") == true)
+        #expect(eventually(2) { !processAlive("sleep \(marker)") })
+    }
+
+    @Test func jobsIgnoringTermAreKilledAfterTheGracePeriod() {
+        let marker = "32.\(getpid() % 1000)"
+        let run = futurerun(["--grace", "300ms", "trap '' TERM; sleep \(marker)"], shellPrefix: "( sleep 0.4; kill -INT $$ ) & ")
+        #expect(run.status == 130)
+        #expect(run.wall < .seconds(3))
+        #expect(eventually(2) { !processAlive("sleep \(marker)") })
+    }
+
+    @Test func readerGoingAwayEndsTheRunQuietly() {
+        let run = futurerun(["yes", ":::", "sleep 20"], shellSuffix: " | head -1")
+        #expect(run.out == "y\n")
+        #expect(run.wall < .seconds(5))
+        #expect(!run.err.contains("futurerun:"))
+        let status = futurerun(["yes"], shellPrefix: "set -o pipefail 2>/dev/null; ", shellSuffix: " | head -1; echo status=${PIPESTATUS[0]}")
+        _ = status
+    }
+
+    @Test func writeErrorOnStdoutIsReportedAndFailsTheRun() {
+        let run = futurerun(["echo hello"], shellSuffix: " > /dev/full")
+        #expect(run.status == 255)
+        #expect(run.err.contains("cannot write to stdout: No space left on device"))
+    }
+
+    @Test func descriptorsInheritedFromTheCallerReachJobs() {
+        let scratch = Scratch()
+        let run = futurerun(["-q", "echo via-fd3 >&3"], shellSuffix: " 3> \(quoted(scratch.file("log")))")
+        #expect(run.status == 0)
+        #expect(scratch.read("log") == "via-fd3\n")
+    }
+
+    @Test func jobsSeeTheCallersDescriptorsButNoneOfFuturerunsOwn() {
+        // A job, running while other jobs hold pipes, lists what its descriptors point to, and what
+        // futurerun's (its parent's) point to, split by O_CLOEXEC. None of futurerun's close-on-exec
+        // descriptors (other jobs' pipes, pidfds, epoll) may be open in the job; every descriptor
+        // futurerun inherited from its caller must be.
+        let scratch = Scratch()
+        // Descriptors with O_CLOEXEC (the shells' own) are not inherited and do not count.
+        scratch.write("list.sh", """
+            list() {
+              for f in /proc/$1/fdinfo/*; do
+                fd=${f##*/}
+                flags=$(sed -n 's/^flags:[[:space:]]*//p' "$f")
+                case $(printf '%s' "$flags" | rev | cut -c7) in
+                  2|3|6|7) echo "private $(readlink /proc/$1/fd/$fd)" ;;
+                  *) [ "$fd" -gt 2 ] && echo "inherited $(readlink /proc/$1/fd/$fd)" ;;
+                esac
+              done
+            }
+            list $$ > "$1/mine"
+            list $PPID > "$1/parent"
+            """)
+        let run = futurerun(["-q", "-j3", "sleep 0.3", ":::", "exec sh \(quoted(scratch.file("list.sh"))) \(quoted(scratch.path))", ":::", "sleep 0.3"])
+        #expect(run.status == 0)
+        func entries(_ file: String, _ kind: String) -> Set<String> {
+            Set((scratch.read(file) ?? "").split(separator: "\n").filter { $0.hasPrefix(kind + " ") }.map { String($0.dropFirst(kind.count + 1)) })
+        }
+        let mine = entries("mine", "inherited")
+        let futurerunsOwn = entries("parent", "private").filter { $0.hasPrefix("pipe:") || $0.hasPrefix("anon_inode:") }
+        #expect(futurerunsOwn.contains { $0.contains("pidfd") } && futurerunsOwn.contains { $0.contains("eventpoll") })
+        #expect(mine.intersection(futurerunsOwn).isEmpty, "leaked: \(mine.intersection(futurerunsOwn))")
+        #expect(entries("parent", "inherited").isSubset(of: mine))
+    }
+
+    @Test func jobsSeeSignalsAsAChildOfTheCallingShellWould() {
+        // futurerun ignores SIGPIPE and blocks INT/TERM/HUP for itself: a job must see neither.
+        let run = futurerun(["-q", "yes | head -1; grep -E 'SigBlk|SigIgn' /proc/self/status"],
+                            shellPrefix: "grep -E 'SigBlk|SigIgn' /proc/self/status >&2; ")
+        #expect(run.out == "y\n" + run.err)
+        #expect(run.err.hasPrefix("SigBlk:\t0000000000000000\n"))
+    }
+
+    @Test func signalsIgnoredByTheCallerStayIgnoredInJobsAsUnderAShell() {
+        let run = futurerun(["-q", "grep SigIgn /proc/self/status"], shellPrefix: "trap '' HUP; grep SigIgn /proc/self/status >&2; ")
+        #expect(run.out == run.err)
+        #expect(run.out.hasSuffix("1\n"))
+    }
+
+    @Test func backgroundGrandchildHoldingStdoutDoesNotHangTheRun() {
+        let run = futurerun(["-q", "sleep 30 & echo hi"])
+        #expect(run.out == "hi\n")
+        #expect(run.wall < .seconds(2))
+    }
+}
+
+@Suite struct Injection {
+    @Test(arguments: ["echo {}", "echo \"{}\"", "echo '{}'", "echo \"x{}y\" 'a{}b' {}", "echo $(echo {})", "echo \"$(echo {})\""])
+    func substitutedArgumentsAreNeverExecuted(template: String) {
+        let scratch = Scratch()
+        let hostile = ["$(touch PWNED)", "'; touch PWNED; '", "\"; touch PWNED; \"", "`touch PWNED`", "a\ntouch PWNED", "\\'$(touch PWNED)"]
+        let run = futurerun(["-q", "--each", template] + hostile, directory: scratch.path)
+        #expect(run.status == 0)
+        #expect(!scratch.exists("PWNED"), "template \(template) executed an argument")
+    }
+
+    @Test func plainAndQuotedContextsGiveTheArgumentBack() {
+        let argument = "it's \"$HOME\" `x` \\ ;"
+        for template in ["printf '%s\\n' {}", "printf '%s\\n' \"{}\"", "printf '%s\\n' '{}'"] {
+            #expect(futurerun(["-q", "--each", template, argument]).out == argument + "\n", "\(template)")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import FutureCore
+import Glibc
+
+/// The built `futurerun` binary, next to this test bundle.
+let futurerunPath: String = {
+    var path = CommandLine.arguments[0]
+    while !path.isEmpty, !path.hasSuffix("/debug"), !path.hasSuffix("/release") {
+        path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    }
+    return path + "/futurerun"
+}()
+
+/// One finished run of the binary.
+struct Outcome {
+    let status: Int32
+    let stdout: [UInt8]
+    let stderrBytes: [UInt8]
+    let wall: Duration
+
+    var out: String { String(decoding: stdout, as: UTF8.self) }
+    var err: String { String(decoding: stderrBytes, as: UTF8.self) }
+    var errLines: [String] { err.split(separator: "\n").map(String.init) }
+}
+
+/// Shell-quotes one word.
+func quoted(_ word: String) -> String { "'" + word.replacingAll("'", with: #"'\''"#) + "'" }
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
+
+/// Runs futurerun with `arguments`, optionally fed `stdin`, through `sh -c` (so `shellPrefix` and
+/// `shellSuffix` can add redirections or a pipe). The environment is the tests' own, with CI
+/// detection switched off unless `environment` says otherwise.
+func futurerun(
+    _ arguments: [String], stdin: String? = nil, environment: [(name: String, value: String)] = [],
+    shellPrefix: String = "", shellSuffix: String = "", directory: String? = nil
+) -> Outcome {
+    var line = shellPrefix + "exec " + ([futurerunPath] + arguments).map(quoted).joined(separator: " ") + shellSuffix
+    if let stdin { line = "printf '%s' \(quoted(stdin)) | " + (shellPrefix + ([futurerunPath] + arguments).map(quoted).joined(separator: " ") + shellSuffix) }
+    var command = Command.shell(line)
+    command.environment = [("CI", ""), ("GITHUB_ACTIONS", ""), ("GITLAB_CI", ""), ("NO_COLOR", "")] + environment
+    command.workingDirectory = directory
+    command.timeout = .seconds(120)
+    let result = command.run().value
+    return Outcome(
+        status: result.status.shellStatus, stdout: result.stdout.bytes(), stderrBytes: result.stderr.bytes(),
+        wall: result.wallTime)
+}
+
+/// A fresh directory, removed when released.
+final class Scratch {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/futurerun-test.XXXXXX".utf8CString)
+        path = String(cString: mkdtemp(&template)!)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func write(_ name: String, _ text: String) {
+        let file = fopen(self.file(name), "w")!
+        fputs(text, file)
+        fclose(file)
+    }
+
+    func read(_ name: String) -> String? {
+        guard let file = fopen(self.file(name), "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func exists(_ name: String) -> Bool { access(file(name), F_OK) == 0 }
+
+    deinit { _ = system("rm -rf \(quoted(path))") }
+}
+
+/// Whether a process whose command line contains `marker` is alive.
+func processAlive(_ marker: String) -> Bool {
+    // "[s]leep" matches "sleep" but not this pgrep's own shell, whose command line holds "[s]leep".
+    let pattern = "[" + String(marker.prefix(1)) + "]" + marker.dropFirst()
+    let result = Command.shell("pgrep -f \(quoted(pattern)) >/dev/null").run().value
+    return result.status == .exited(0)
+}
+
+/// Polls `condition` for up to `seconds`.
+func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return condition()
+}
