@@ -29,13 +29,21 @@ tsan:
 example: build
 	$(SWIFT) run futurerun 'sleep 1; echo a' ::: 'echo b'
 
+BASHDIR    ?= $(PREFIX)/share/bash-completion/completions
+ZSHDIR     ?= $(PREFIX)/share/zsh/site-functions
+FISHDIR    ?= $(PREFIX)/share/fish/vendor_completions.d
+
 install: release
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR)
 	install -m 755 .build/release/futurerun $(DESTDIR)$(BINDIR)/futurerun
 	install -m 644 docs/futurerun.1 $(DESTDIR)$(MANDIR)/futurerun.1
+	install -m 644 completions/futurerun.bash $(DESTDIR)$(BASHDIR)/futurerun
+	install -m 644 completions/_futurerun $(DESTDIR)$(ZSHDIR)/_futurerun
+	install -m 644 completions/futurerun.fish $(DESTDIR)$(FISHDIR)/futurerun.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/futurerun $(DESTDIR)$(MANDIR)/futurerun.1
+	rm -f $(DESTDIR)$(BINDIR)/futurerun $(DESTDIR)$(MANDIR)/futurerun.1 $(DESTDIR)$(BASHDIR)/futurerun \
+	      $(DESTDIR)$(ZSHDIR)/_futurerun $(DESTDIR)$(FISHDIR)/futurerun.fish
 
 bench: release
 	bench/run.sh .build/release/futurerun

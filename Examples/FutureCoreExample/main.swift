@@ -1,3 +1,27 @@
+// A FutureCore program as a user would write it: futures from closures and from commands,
+// combinators, a bounded pool, and the async bridge.
 import FutureCore
-let f = Future { 42 }
-print(f.value)
+
+// The seed's spelling: start work, do something else, read the value when needed.
+let greeting: Future<String?> = Future { "hello" }
+let answer = Future(6 * 7)
+print(greeting.value ?? "nil", answer.value)
+
+// Commands are futures of their results; run two at once and combine them.
+let kernel = Command.shell("uname -s").run()
+let user = Command.shell("id -un").run()
+let both = kernel.zip(user).map { kernel, user in
+    String(decoding: kernel.stdout.bytes() + [32] + user.stdout.bytes(), as: UTF8.self)
+}
+print("ran:", both.value.split(separator: "\n").joined(separator: " "))
+
+// At most two at a time; results in input order.
+let pool = CommandPool(width: 2)
+let sleeps = (1...4).map { index in pool.submit(.shell("sleep 0.1; echo \(index)")).flatMap { $0.result } }
+let outputs = Future.all(sleeps).value.map { String(decoding: $0.stdout.bytes(), as: UTF8.self) }
+print("pool:", outputs.joined().split(separator: "\n").joined(separator: ","))
+
+// A typed failure, recovered.
+enum LookupError: Error { case missing }
+let lookup = Eventual<Int, LookupError> { () throws(LookupError) -> Int in throw .missing }
+print("recovered:", lookup.recover { _ in -1 }.value)

@@ -23,10 +23,10 @@ struct Outcome {
 }
 
 /// Shell-quotes one word.
-func quoted(_ word: String) -> String { "'" + word.replacingAll("'", with: #"'\''"#) + "'" }
+func quoted(_ word: String) -> String { "'" + word.replacingAllOccurrences("'", with: #"'\''"#) + "'" }
 
 extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
+    func replacingAllOccurrences(_ target: String, with replacement: String) -> String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

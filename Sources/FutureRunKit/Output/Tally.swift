@@ -49,7 +49,8 @@ public struct Tally: Sendable {
             "\(total) job\(total == 1 ? "" : "s") in \(DurationFormat.format(wall)): \(parts.joined(separator: ", "))"
                 + " · job time \(DurationFormat.format(jobTime)), \(speed)x parallel"
         ]
-        if slowest.count > 1 {
+        // Only worth a line when some job took a noticeable time.
+        if slowest.count > 1, let top = slowest.first, top.time >= .milliseconds(100) {
             let list = slowest.map { "\(Style.sanitize($0.label)) \(DurationFormat.format($0.time))" }
             lines.append("slowest: " + list.joined(separator: ", "))
         }

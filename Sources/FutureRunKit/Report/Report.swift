@@ -13,4 +13,5 @@ protocol Report: AnyObject {
 
 extension Report {
     func output(_ job: Job, _ bytes: [UInt8], isError: Bool) {}
+    func close() {}
 }
