@@ -170,8 +170,19 @@ public final class CapturedOutput: Sendable {
     }
 
     func finish() {
+        markFinished()
+        wakeReaderAtEnd()
+    }
+
+    /// Records the end of the stream without waking the reader yet (the engine wakes it once the
+    /// command's result is resolved, so a reader that waits for both wakes once).
+    func markFinished() {
+        state.withLock { $0.finished = true }
+    }
+
+    /// Calls the waker a last time and drops it.
+    func wakeReaderAtEnd() {
         let waker = state.withLock { state -> (@Sendable () -> Void)? in
-            state.finished = true
             defer { state.waker = nil }
             return state.waker
         }

@@ -152,13 +152,13 @@ public final class ProcessEngine: Sendable {
                     }
                     guard let child = processes.withLock({ $0[token >> 2] }) else { continue }
                     switch ChildProcess.Stream(rawValue: token & 3) {
-                    case .exit: handleExit(child)
+                    case .exit: handleExit(child, buffer)
                     case .stdout: readStream(child, .stdout, buffer)
                     case .stderr: readStream(child, .stderr, buffer)
                     case nil: break
                     }
                 }
-                fireDueDeadlines()
+                fireDueDeadlines(buffer)
             }
         }
     }
@@ -179,7 +179,7 @@ public final class ProcessEngine: Sendable {
         schedule(.kill(child.id), at: .now + child.command.gracePeriod)
     }
 
-    private func handleExit(_ child: ChildProcess) {
+    private func handleExit(_ child: ChildProcess, _ buffer: UnsafeMutableRawBufferPointer) {
         guard !child.hasExited else { return }
         // The group leader is a zombie until reaped, so the group id is still ours: stop leftovers.
         child.signalGroup(SIGTERM)
@@ -188,6 +188,14 @@ public final class ProcessEngine: Sendable {
             close(child.exitDescriptor)
             child.exitDescriptor = -1
         }
+        afterExit(child, buffer)
+    }
+
+    /// The child has been reaped. Its pipes are usually at their end already: read them now rather
+    /// than in later turns of the loop, and wait (at most the drain period) only if they are not.
+    private func afterExit(_ child: ChildProcess, _ buffer: UnsafeMutableRawBufferPointer) {
+        readStream(child, .stdout, buffer)
+        readStream(child, .stderr, buffer)
         if child.streamsOpen {
             schedule(.drain(child.id), at: .now + Self.drainPeriod)
         } else {
@@ -210,13 +218,13 @@ public final class ProcessEngine: Sendable {
             // End of stream (or a read error, which ends it too).
             close(fd)
             if stream == .stdout { child.stdoutDescriptor = -1 } else { child.stderrDescriptor = -1 }
-            output.finish()
+            output.markFinished()
             if child.hasExited, !child.streamsOpen { finish(child) }
             return
         }
     }
 
-    private func fireDueDeadlines() {
+    private func fireDueDeadlines(_ buffer: UnsafeMutableRawBufferPointer) {
         let now = ContinuousClock.now
         while let action = deadlines.withLock({ $0.popDue(now: now) }) {
             switch action {
@@ -234,7 +242,7 @@ public final class ProcessEngine: Sendable {
             case .poll(let id):
                 guard let child = processes.withLock({ $0[id] }), !child.hasExited else { continue }
                 if child.reap() {
-                    handleExitAfterPolling(child)
+                    afterExit(child, buffer)
                 } else {
                     schedule(.poll(id), at: .now + .milliseconds(10))
                 }
@@ -242,21 +250,16 @@ public final class ProcessEngine: Sendable {
         }
     }
 
-    /// Without a pidfd the child was reaped by polling: stop leftovers and finish as on an exit event.
-    private func handleExitAfterPolling(_ child: ChildProcess) {
-        if child.streamsOpen {
-            schedule(.drain(child.id), at: .now + Self.drainPeriod)
-        } else {
-            finish(child)
-        }
-    }
-
     /// Resolves the child's future (on this thread) once it has exited and its pipes are done.
+    /// The result resolves before the streams' readers are woken for the end, so a reader waiting
+    /// for the end of the output and then the result is woken once, not twice.
     private func finish(_ child: ChildProcess) {
         guard processes.withLock({ $0.removeValue(forKey: child.id) }) != nil else { return }
-        if child.stdoutDescriptor >= 0 { child.stdout.finish() }
-        if child.stderrDescriptor >= 0 { child.stderr.finish() }
+        child.stdout.markFinished()
+        child.stderr.markFinished()
         child.closeDescriptors()
         child.promise.succeed(child.result())
+        child.stdout.wakeReaderAtEnd()
+        child.stderr.wakeReaderAtEnd()
     }
 }

@@ -35,7 +35,7 @@ public final class Scheduler: Sendable {
     private let settings: Settings
     private let source: JobSource
     private let pool: CommandPool
-    private let window: DispatchSemaphore
+    private let window: Window
     private let counters = Mutex(Counters())
     /// Tickets in input order, for the printer.
     let tickets: Channel<JobTicket>
@@ -44,7 +44,7 @@ public final class Scheduler: Sendable {
         self.settings = settings
         self.source = source
         self.pool = CommandPool(width: settings.width)
-        self.window = DispatchSemaphore(value: settings.window)
+        self.window = Window(size: settings.window)
         self.tickets = Channel(notify: notify)
     }
 
@@ -59,7 +59,7 @@ public final class Scheduler: Sendable {
     }
 
     /// The printer is done with a ticket: one more job may enter the window.
-    public func release() { window.signal() }
+    public func release() { window.release() }
 
     /// Stops the run: starts nothing more and stops running jobs (TERM, KILL after the grace period).
     public func stopAll() {
@@ -90,7 +90,7 @@ public final class Scheduler: Sendable {
     private func dispatchAll() {
         var lastStart: ContinuousClock.Instant?
         while true {
-            window.wait()
+            window.acquire()
             guard !counters.withLock({ $0.halted }), let job = source.next() else { break }
             let ticket = JobTicket(job: job)
             tickets.send(ticket)
@@ -200,6 +200,47 @@ public final class Scheduler: Sendable {
         command.timeout = settings.timeout
         command.gracePeriod = settings.grace
         return command
+    }
+}
+
+/// The scheduler's window: how many jobs may be between it and the printer. The scheduler waits
+/// when it is full and is woken only once half of it is free again, so refilling costs one wake-up
+/// per half window rather than one per job.
+final class Window: Sendable {
+    private let size: Int
+    private let state: Mutex<(free: Int, waiting: Bool)>
+    private let wakeUp = DispatchSemaphore(value: 0)
+
+    init(size: Int) {
+        self.size = size
+        self.state = Mutex((size, false))
+    }
+
+    /// Takes one place, blocking while there is none.
+    func acquire() {
+        while true {
+            let taken = state.withLock { state -> Bool in
+                if state.free > 0 {
+                    state.free -= 1
+                    return true
+                }
+                state.waiting = true
+                return false
+            }
+            if taken { return }
+            wakeUp.wait()
+        }
+    }
+
+    /// Gives one place back. Never blocks.
+    func release() {
+        let wake = state.withLock { state -> Bool in
+            state.free += 1
+            guard state.waiting, state.free >= max(1, size / 2) else { return false }
+            state.waiting = false
+            return true
+        }
+        if wake { wakeUp.signal() }
     }
 }
 
