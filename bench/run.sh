@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# futurerun's benchmark: the same work done by futurerun, xargs -P, GNU parallel and a C floor,
+# run in interleaved rounds (A B C A B C ...) so that a noisy machine slows all alike; the figures
+# are medians of per-round ratios.
+#
+# usage: bench/run.sh FUTURERUN_BINARY
+#   QUICK=1   only the per-job cost against xargs (< 1 minute); exits 1 if futurerun is slower
+#   N=5000 ROUNDS=5 J=2 BIG=100000   sizes for the full run (several minutes, GNU parallel is most)
+set -euo pipefail
+FR=$(realpath "${1:?usage: bench/run.sh FUTURERUN_BINARY}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+QUICK=${QUICK:-0}
+N=${N:-$([[ $QUICK == 1 ]] && echo 2000 || echo 5000)}
+ROUNDS=${ROUNDS:-$([[ $QUICK == 1 ]] && echo 3 || echo 5)}
+J=${J:-2}
+BIG=${BIG:-100000}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/futurerun-bench.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+need() { command -v "$1" >/dev/null || { [[ $(id -u) == 0 ]] && apt-get install -y -qq "$2" >/dev/null 2>&1; } || true; }
+[[ -x /usr/bin/time ]] || need /usr/bin/time time
+need gcc gcc
+[[ $QUICK == 1 ]] || need parallel parallel
+FLOOR=$WORK/spawn_floor
+gcc -O2 -o "$FLOOR" "$HERE/c/spawn_floor.c"
+
+# measure LABEL COMMAND: runs COMMAND once under /usr/bin/time, appends "LABEL round wall rssKiB".
+measure() {
+  /usr/bin/time -f "%e %M" -o "$WORK/t" bash -c "$2" >/dev/null 2>"$WORK/err" || { echo "$1 failed:"; head -3 "$WORK/err"; }
+  echo "$1 $round $(cat "$WORK/t")" >>"$WORK/data"
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+wall() { awk -v L="$1" '$1 == L { print $3 }' "$WORK/data" | median; }
+rss() { awk -v L="$1" '$1 == L { print $4 / 1024 }' "$WORK/data" | median; }
+ratio() { awk -v A="$1" -v B="$2" '$1 == A { a[$2] = $3 } $1 == B { b[$2] = $3 } END { for (r in a) if (b[r] > 0) print a[r] / b[r] }' "$WORK/data" | median; }
+spread() { awk -v A="$1" -v B="$2" '$1 == A { a[$2] = $3 } $1 == B { b[$2] = $3 } END { for (r in a) if (b[r] > 0) print a[r] / b[r] }' "$WORK/data" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f", lo, hi }'; }
+
+# rounds LABEL=COMMAND ...: every command once per round, interleaved, after one warm-up round.
+rounds() {
+  : >"$WORK/data"
+  for ((round = 0; round <= ROUNDS; round++)); do
+    for spec in "$@"; do measure "${spec%%=*}" "${spec#*=}"; done
+  done
+  sed -i '/ 0 /d' "$WORK/data"   # the warm-up round is not counted
+}
+
+echo "# futurerun bench  $(date -u +%FT%TZ)  $(nproc) cores  $(uname -r)  load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# $FR  rounds=$ROUNDS  J=$J"
+
+seq "$N" | sed 's/^/true /' >"$WORK/jobs"
+echo
+echo "## per-job cost: $N trivial jobs from a job file, -j$J"
+specs=("c-floor=$FLOOR $N $J" "xargs=xargs -d '\\n' -P$J -I{} sh -c '{}' < $WORK/jobs" "futurerun=$FR -q -j$J < $WORK/jobs")
+[[ $QUICK == 1 ]] || ! command -v parallel >/dev/null || specs+=("parallel-k=parallel -j$J -k < $WORK/jobs")
+rounds "${specs[@]}"
+printf '%-12s %8s %9s\n' command "wall s" "ms/job"
+for spec in "${specs[@]}"; do
+  label=${spec%%=*}
+  printf '%-12s %8.2f %9.3f\n' "$label" "$(wall "$label")" "$(awk -v w="$(wall "$label")" -v n="$N" 'BEGIN { print w / n * 1000 }')"
+done
+vs_xargs=$(ratio futurerun xargs)
+echo "futurerun / xargs    $vs_xargs  (rounds $(spread futurerun xargs))"
+echo "futurerun / C floor  $(ratio futurerun c-floor)  (rounds $(spread futurerun c-floor))"
+grep -q '^parallel-k ' "$WORK/data" && echo "GNU parallel -k / futurerun  $(ratio parallel-k futurerun)  (rounds $(spread parallel-k futurerun))"
+
+if [[ $QUICK == 1 ]]; then
+  awk -v r="$vs_xargs" 'BEGIN { exit !(r <= 1.0) }' && { echo "quick check passed: per-job ratio against xargs <= 1.0"; exit 0; }
+  echo "quick check FAILED: futurerun costs more per job than xargs -P$J" >&2
+  exit 1
+fi
+
+echo
+echo "## start-up: one job, 100 runs in a row"
+rounds "sh=for i in \$(seq 100); do /bin/sh -c true; done" "futurerun=for i in \$(seq 100); do $FR -q true; done"
+echo "futurerun 'true' / sh -c true  $(ratio futurerun sh)  (rounds $(spread futurerun sh)); $(awk -v w="$(wall futurerun)" 'BEGIN { printf "%.2f", w * 10 }') ms a run"
+
+echo
+echo "## output: 8 jobs x 64 MiB of stdout, in order, into /dev/null"
+for i in 1 2 3 4 5 6 7 8; do echo "head -c 67108864 /dev/zero"; done >"$WORK/big"
+specs=("futurerun=$FR -q -j$J < $WORK/big")
+command -v parallel >/dev/null && specs+=("parallel-k=parallel -j$J -k < $WORK/big")
+ROUNDS=$((ROUNDS > 3 ? 3 : ROUNDS)) rounds "${specs[@]}"
+for spec in "${specs[@]}"; do
+  label=${spec%%=*}
+  printf '%-12s %8.0f MiB/s  peak %.1f MiB\n' "$label" "$(awk -v w="$(wall "$label")" 'BEGIN { print 512 / w }')" "$(rss "$label")"
+done
+grep -q '^parallel-k ' "$WORK/data" && echo "futurerun throughput / GNU parallel -k  $(ratio parallel-k futurerun)"
+
+echo
+echo "## memory: 1,000 and $BIG trivial jobs from stdin, -j$J"
+seq 1000 | sed 's/^/true /' >"$WORK/small"
+seq "$BIG" | sed 's/^/true /' >"$WORK/huge"
+ROUNDS=1 rounds "small=$FR -q -j$J < $WORK/small" "huge=$FR -q -j$J < $WORK/huge"
+echo "peak RSS: 1,000 jobs $(rss small) MiB, $BIG jobs $(rss huge) MiB (ratio $(awk -v a="$(rss huge)" -v b="$(rss small)" 'BEGIN { printf "%.2f", a / b }'))"
