@@ -38,11 +38,12 @@ final class SpawnEnvironment: Sendable {
             pointers.append(nil)
             return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
         }
-        let replaced = Set(additions.map { Array($0.name.utf8) })
+        // A handful of additions: comparing names directly beats hashing every base name.
+        let replaced = additions.map { Array($0.name.utf8) }
         var pointers: [UnsafePointer<CChar>?] = []
         pointers.reserveCapacity(baseAddresses.count + additions.count + 1)
-        for (name, address) in zip(baseNames, baseAddresses) where !replaced.contains(name) {
-            pointers.append(UnsafePointer(bitPattern: address))
+        for index in baseNames.indices where !replaced.contains(baseNames[index]) {
+            pointers.append(UnsafePointer(bitPattern: baseAddresses[index]))
         }
         let added = additions.map { strdup("\($0.name)=\($0.value)")! }
         defer { for entry in added { free(entry) } }

@@ -134,6 +134,9 @@ public final class JobSource: Sendable {
 
     /// At most 48 characters, on one line.
     static func shorten(_ text: String) -> String {
+        // The common case, short ASCII without line breaks, needs no Unicode walk.
+        let bytes = text.utf8
+        if bytes.count <= 48, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) { return text }
         let oneLine = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         return oneLine.count <= 48 ? oneLine : String(oneLine.prefix(47)) + "…"
     }

@@ -8,6 +8,7 @@ final class Console {
     let err: StandardStream
     let style: Style
     private let progressEnabled: Bool
+    var showsProgress: Bool { progressEnabled }
     private let stdoutIsTerminal: Bool
     private var progressShown = false
     private(set) var lastWrite = ContinuousClock.now

@@ -80,6 +80,7 @@ final class JobReporter {
     }
 
     private func drawProgress() throws(OutputError) {
+        guard console.showsProgress else { return }
         let total = source.knownTotal.map(String.init) ?? "?"
         var text = "[\(tally.total)/\(total)] \(running().count) running"
         if tally.failed > 0 { text += ", " + style.red("\(tally.failed) failed") }
