@@ -23,13 +23,23 @@ import Testing
         #expect(eventually(2) { !processAlive("sleep \(marker)") })
     }
 
+    @Test func sigkillOfFuturerunStillStopsItsJobsWithinASecond() {
+        let marker = "33.\(getpid() % 1000)"
+        let run = futurerun(["-j3", "sleep \(marker)", ":::", "sleep \(marker) & sleep \(marker)", ":::", "trap '' TERM; sleep \(marker)"],
+                            shellPrefix: "( sleep 0.5; kill -KILL $$ ) & ")
+        #expect(run.status == 137)
+        #expect(eventually(1.2) { !processAlive("sleep \(marker)") })
+    }
+
     @Test func readerGoingAwayEndsTheRunQuietly() {
         let run = futurerun(["yes", ":::", "sleep 20"], shellSuffix: " | head -1")
         #expect(run.out == "y\n")
         #expect(run.wall < .seconds(5))
         #expect(!run.err.contains("futurerun:"))
-        let status = futurerun(["yes"], shellPrefix: "set -o pipefail 2>/dev/null; ", shellSuffix: " | head -1; echo status=${PIPESTATUS[0]}")
-        _ = status
+        // Its own status, seen through the pipe: 141, as for any program whose reader left.
+        let scratch = Scratch()
+        _ = futurerun(["yes", ":::", "sleep 20"], shellPrefix: "{ ", shellSuffix: "; echo $? > \(quoted(scratch.file("status"))); } | head -1", exec: false)
+        #expect(scratch.read("status") == "141\n")
     }
 
     @Test func writeErrorOnStdoutIsReportedAndFailsTheRun() {

@@ -36,9 +36,9 @@ extension String {
 /// detection switched off unless `environment` says otherwise.
 func futurerun(
     _ arguments: [String], stdin: String? = nil, environment: [(name: String, value: String)] = [],
-    shellPrefix: String = "", shellSuffix: String = "", directory: String? = nil
+    shellPrefix: String = "", shellSuffix: String = "", directory: String? = nil, exec: Bool = true
 ) -> Outcome {
-    var line = shellPrefix + "exec " + ([futurerunPath] + arguments).map(quoted).joined(separator: " ") + shellSuffix
+    var line = shellPrefix + (exec ? "exec " : "") + ([futurerunPath] + arguments).map(quoted).joined(separator: " ") + shellSuffix
     if let stdin { line = "printf '%s' \(quoted(stdin)) | " + (shellPrefix + ([futurerunPath] + arguments).map(quoted).joined(separator: " ") + shellSuffix) }
     var command = Command.shell(line)
     command.environment = [("CI", ""), ("GITHUB_ACTIONS", ""), ("GITLAB_CI", ""), ("NO_COLOR", "")] + environment

@@ -52,6 +52,7 @@ public final class ProcessEngine: Sendable {
     private let programs = ProgramLocator()
     private let nullInput: Int32
     private let signalsToReset = Mutex<[Int32]>([])
+    private let guardian = Mutex<ProcessGuardian?>(nil)
 
     private init() {
         nullInput = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -63,6 +64,16 @@ public final class ProcessEngine: Sendable {
     /// children see signals as they would under a shell. Set before starting commands.
     public func resetInChildren(_ signals: [Int32]) {
         signalsToReset.withLock { $0 = signals }
+    }
+
+    /// Starts a guardian process (`arguments`: its argv, `[0]` a path) that stops every child's
+    /// process group if this process dies without doing so itself, SIGKILL included. Call once,
+    /// before starting commands. Returns whether the guardian runs.
+    @discardableResult
+    public func startGuardian(_ arguments: [String]) -> Bool {
+        guard let started = ProcessGuardian(arguments: arguments, nullDevice: nullInput) else { return false }
+        guardian.withLock { $0 = started }
+        return true
     }
 
     /// How many children are running (spawned and not yet finished).
@@ -94,6 +105,7 @@ public final class ProcessEngine: Sendable {
         if hasExitDescriptor { poller.watch(child.exitDescriptor, token: child.token(.exit)) }
         poller.watch(child.stdoutDescriptor, token: child.token(.stdout))
         poller.watch(child.stderrDescriptor, token: child.token(.stderr))
+        guardian.withLock { $0 }?.watch(child.pid)
         processes.withLock { $0[id] = child }
         if !hasExitDescriptor { schedule(.poll(id), at: .now + .milliseconds(10)) }
         if let timeout = command.timeout { schedule(.timeout(id), at: child.startInstant + timeout) }
@@ -258,6 +270,7 @@ public final class ProcessEngine: Sendable {
         child.stdout.markFinished()
         child.stderr.markFinished()
         child.closeDescriptors()
+        guardian.withLock { $0 }?.forget(child.pid)
         child.promise.succeed(child.result())
         child.stdout.wakeReaderAtEnd()
         child.stderr.wakeReaderAtEnd()
