@@ -61,7 +61,7 @@ public enum FutureRun {
         let console = Console(out: .output, err: .error, style: plan.style, progress: plan.showsProgress)
         let reporter = JobReporter(
             console: console, settings: plan.reporterSettings, reports: plan.reports, source: plan.source,
-            running: { scheduler.runningJobs() })
+            running: { scheduler.runningJobs() }, notices: { scheduler.takeNotices() })
         if let notice = plan.widthNotice { try? console.say("futurerun: " + notice) }
         SignalWatcher.start { _ in scheduler.stopAll() }
         if let guardian = Guardian.arguments() { ProcessEngine.shared.startGuardian(guardian) }

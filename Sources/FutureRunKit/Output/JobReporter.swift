@@ -25,8 +25,11 @@ final class JobReporter {
     private var lastHeartbeat = ContinuousClock.now
     private var running: () -> [(label: String, since: Duration)]
 
+    private let notices: () -> [String]
+
     init(console: Console, settings: Settings, reports: [Report], source: JobSource,
-         running: @escaping () -> [(label: String, since: Duration)]) {
+         running: @escaping () -> [(label: String, since: Duration)], notices: @escaping () -> [String] = { [] }) {
+        self.notices = notices
         self.console = console
         self.settings = settings
         self.reports = reports
@@ -54,6 +57,7 @@ final class JobReporter {
 
     /// After the job's block: status line, group end, annotations, reports, tally.
     func finish(_ outcome: JobOutcome, tail: [String]) throws(OutputError) {
+        for notice in notices() { try console.say("futurerun: " + notice) }
         tally.add(outcome)
         for report in reports { report.finished(outcome) }
         guard outcome.status != .notStarted else { return }
@@ -69,6 +73,7 @@ final class JobReporter {
     /// Called about once a second while waiting: redraws progress; in CI, after 30 s of silence,
     /// says what is still running.
     func tick() throws(OutputError) {
+        for notice in notices() { try console.say("futurerun: " + notice) }
         try drawProgress()
         guard settings.heartbeat else { return }
         let now = ContinuousClock.now

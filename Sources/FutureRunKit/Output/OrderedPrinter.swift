@@ -39,6 +39,11 @@ final class OrderedPrinter {
             }
             _ = try drain(run.stdout, run.stderr, job: job, show: true)
             let outcome = try wait(for: ticket.outcome)
+            // The run that ended is not the one streamed (the system refused the first spawn and
+            // it was tried again): print the final run's output too.
+            if outcome.result.stdout !== run.stdout {
+                _ = try drain(outcome.result.stdout, outcome.result.stderr, job: job, show: true)
+            }
             try reporter.finish(outcome, tail: [])
         } else {
             let outcome = try wait(for: ticket.outcome)

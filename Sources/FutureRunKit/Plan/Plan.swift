@@ -38,7 +38,11 @@ struct Plan {
         case .count(let count): width = count
         case .percentOfCPUs(let percent): width = max(1, cpus * percent / 100)
         }
-        let (cappedWidth, notice) = Self.capByDescriptorLimit(width, requested: options.jobs)
+        var (cappedWidth, notice) = Self.capByDescriptorLimit(width, requested: options.jobs)
+        if let (fit, processNotice) = Self.capByProcessLimit(cappedWidth, requested: options.jobs) {
+            cappedWidth = fit
+            notice = processNotice ?? notice
+        }
         width = cappedWidth
         widthNotice = notice
 
@@ -88,6 +92,37 @@ struct Plan {
         guard case .count(let count) = requested, count > 0 else { return (fit, nil) }
         let asked = "-j \(count)"
         return (fit, "running at most \(fit) jobs at once instead of \(asked): the descriptor limit (ulimit -n) is \(limit.rlim_cur)")
+    }
+
+    /// A job is a shell and usually a command: about three processes. Under a low process limit
+    /// (`ulimit -u`, not for root), keep the width within what is left of it. The scan of /proc
+    /// is done only when the limit is near.
+    private static func capByProcessLimit(_ width: Int, requested: Options.Jobs) -> (Int, String?)? {
+        guard getuid() != 0 else { return nil }
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(__RLIMIT_NPROC.rawValue), &limit) == 0, limit.rlim_cur < (1 << 40) else { return nil }
+        let allowed = Int(limit.rlim_cur)
+        guard allowed < min(width, 1 << 20) * 3 + 256 else { return nil }
+        let fit = max(1, (allowed - processesOfThisUser() - 16) / 3)
+        guard width > fit else { return nil }
+        guard case .count(let count) = requested, count > 0 else { return (fit, nil) }
+        return (fit, "running at most \(fit) jobs at once instead of -j \(count): the process limit (ulimit -u) is \(allowed)")
+    }
+
+    /// Processes and threads of this user now (each counts against RLIMIT_NPROC).
+    private static func processesOfThisUser() -> Int {
+        guard let directory = opendir("/proc") else { return 0 }
+        defer { closedir(directory) }
+        let me = getuid()
+        var count = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.first?.isNumber == true else { continue }
+            var info = stat()
+            guard stat("/proc/\(name)/task", &info) == 0, info.st_uid == me else { continue }
+            count += max(1, Int(info.st_nlink) - 2)
+        }
+        return count
     }
 
     static func environment() -> [String: String] {

@@ -105,11 +105,44 @@ public final class Scheduler: Sendable {
 
     // MARK: Any thread
 
-    private func launch(_ ticket: JobTicket, attempt: Int) {
+    /// Said once, when the system refused a spawn and the width was lowered.
+    private let notices = Mutex<(said: Bool, pending: [String])>((false, []))
+
+    /// Notices for the printer to show (each once).
+    public func takeNotices() -> [String] {
+        notices.withLock { state in defer { state.pending = [] }; return state.pending }
+    }
+
+    /// The system refused a spawn for lack of processes or descriptors (EAGAIN, EMFILE, ENFILE):
+    /// run fewer at once (half of those running), say so once, and try the job again once a slot is
+    /// free (after 50 ms when nothing else runs). Returns false when it is time to give up.
+    private func degrade(_ ticket: JobTicket, attempt: Int, refusals: Int) -> Bool {
+        guard refusals < 200 else { return false }
+        let running = max(0, pool.running - 1)
+        let width = max(1, running / 2)
+        if pool.width > width {
+            pool.width = width
+            notices.withLock { state in
+                guard !state.said else { return }
+                state.said = true
+                state.pending.append("the system refused to start more processes; running at most \(width) jobs at once")
+            }
+        }
+        if running == 0 {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { [self] in
+                launch(ticket, attempt: attempt, refusals: refusals + 1)
+            }
+        } else {
+            launch(ticket, attempt: attempt, refusals: refusals + 1)
+        }
+        return true
+    }
+
+    private func launch(_ ticket: JobTicket, attempt: Int, refusals: Int = 0) {
         let job = ticket.job
         if let reason = job.invalidReason {
             let run = ProcessEngine.shared.neverStarted(command(for: [], job: job, slot: 0))
-            if attempt == 1 { ticket.startPromise.succeed(run) }
+            if attempt == 1 { ticket.startPromise.tryComplete(.success(run)) }
             conclude(ticket, status: .invalid(reason), result: run.result.value, attempts: attempt, line: [])
             return
         }
@@ -124,6 +157,10 @@ public final class Scheduler: Sendable {
                 counters.running[job.number] = nil
                 return counters.halted
             }
+            if case .failedToStart(let error) = result.status, [EAGAIN, EMFILE, ENFILE].contains(error), !stopped,
+               degrade(ticket, attempt: attempt, refusals: refusals) {
+                return
+            }
             if !result.succeeded, attempt <= settings.retries, !stopped {
                 launch(ticket, attempt: attempt + 1)
                 return
@@ -132,7 +169,8 @@ public final class Scheduler: Sendable {
         })
         submitted.onComplete { [self] outcome in
             let run = outcome.get()
-            if attempt == 1 { ticket.startPromise.succeed(run) }
+            // The first start wins (a spawn the system refused is tried again with the same ticket).
+            if attempt == 1 { ticket.startPromise.tryComplete(.success(run)) }
             if run.spawned {
                 counters.withLock { $0.running[job.number] = (job.label, run, .now) }
                 // It may have finished before it was recorded: then it is not running.
