@@ -7,7 +7,7 @@ STRICT     := -Xswiftc -warnings-as-errors -Xcc -Werror
 # The release binary links the Swift runtime statically: half the start-up time of a dynamic one.
 RELEASE    := -c release --static-swift-stdlib
 
-.PHONY: all build release test test-unit tsan example install uninstall bench bench-quick clean
+.PHONY: all build release test tsan example install install-files uninstall bench bench-quick clean
 
 all: build
 
@@ -34,8 +34,13 @@ ZSHDIR     ?= $(PREFIX)/share/zsh/site-functions
 FISHDIR    ?= $(PREFIX)/share/fish/vendor_completions.d
 
 install: release
+	$(MAKE) install-files BIN=.build/release/futurerun
+
+## Copies BIN (default: the release build), the man page and completions under PREFIX.
+BIN ?= .build/release/futurerun
+install-files:
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR)
-	install -m 755 .build/release/futurerun $(DESTDIR)$(BINDIR)/futurerun
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/futurerun
 	install -m 644 docs/futurerun.1 $(DESTDIR)$(MANDIR)/futurerun.1
 	install -m 644 completions/futurerun.bash $(DESTDIR)$(BASHDIR)/futurerun
 	install -m 644 completions/_futurerun $(DESTDIR)$(ZSHDIR)/_futurerun

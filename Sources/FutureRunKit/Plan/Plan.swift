@@ -49,7 +49,8 @@ struct Plan {
         schedulerSettings = Scheduler.Settings(
             width: width, shell: options.shell, timeout: options.timeout, grace: options.grace,
             retries: options.retries, halt: options.halt, delay: options.delay,
-            workingDirectory: options.workingDirectory, window: min(width, 4096) * 2 + 64)
+            workingDirectory: options.workingDirectory, window: min(width, 4096) * 2 + 64,
+            jobserver: Jobserver(makeflags: environment["MAKEFLAGS"]))
 
         let stderrIsTerminal = isatty(2) == 1
         style = Style(colors: Style.wantsColor(options.color, isTerminal: stderrIsTerminal, environment: environment))

@@ -21,6 +21,9 @@ public final class Scheduler: Sendable {
         public var delay: Duration?
         public var workingDirectory: String?
         public var window: Int
+        /// GNU make's jobserver, when futurerun runs under `make -jN`: then the width is 1 plus
+        /// the tokens held, never more than `width`.
+        var jobserver: Jobserver?
     }
 
     private struct Counters {
@@ -43,7 +46,7 @@ public final class Scheduler: Sendable {
     public init(settings: Settings, source: JobSource, notify: (@Sendable () -> Void)? = nil) {
         self.settings = settings
         self.source = source
-        self.pool = CommandPool(width: settings.width)
+        self.pool = CommandPool(width: settings.jobserver == nil ? settings.width : 1)
         self.window = Window(size: settings.window)
         self.tickets = Channel(notify: notify)
     }
@@ -53,10 +56,19 @@ public final class Scheduler: Sendable {
         counters.withLock { ($0.halted, $0.haltedBySuccess) }
     }
 
-    /// Starts the scheduler's thread. Returns at once.
+    /// Starts the scheduler's thread (and the jobserver's). Returns at once.
     public func start() {
+        if let jobserver = settings.jobserver {
+            let limit = settings.width
+            jobserver.start(
+                wanted: { [pool] in pool.queued > 0 && pool.width < limit },
+                gained: { [pool] tokens in pool.width = min(limit, 1 + tokens) })
+        }
         Thread.detach { [self] in dispatchAll() }
     }
+
+    /// Gives every jobserver token back (at the end of the run, also after a signal).
+    public func returnTokens() { settings.jobserver?.finish() }
 
     /// The printer is done with a ticket: one more job may enter the window.
     public func release() { window.release() }
@@ -99,6 +111,7 @@ public final class Scheduler: Sendable {
                 lastStart = .now
             }
             launch(ticket, attempt: 1)
+            settings.jobserver?.nudge()
         }
         tickets.close()
     }
@@ -153,6 +166,9 @@ public final class Scheduler: Sendable {
             return Self.command(for: line, job: job, slot: slot, settings: settings)
         }, onFinish: { [self] result in
             // On the engine's thread, before the slot is reused: retries and halting decide here.
+            if let jobserver = settings.jobserver, pool.queued == 0, jobserver.giveBack() {
+                pool.width = max(1, 1 + jobserver.tokens)
+            }
             let stopped = counters.withLock { counters in
                 counters.running[job.number] = nil
                 return counters.halted
