@@ -94,8 +94,8 @@ public enum FutureRun {
         if let readError = plan.source.readError {
             return fail("reading the job list failed: \(String(cString: strerror(readError)))")
         }
-        for error in reporter.reportErrors { _ = fail(error) }
-        if !reporter.reportErrors.isEmpty { return 255 }
+        for error in reporter.errors { _ = fail(error) }
+        if !reporter.errors.isEmpty { return 255 }
         if scheduler.halted.bySuccess { return 0 }
         return reporter.tally.exitStatus
     }

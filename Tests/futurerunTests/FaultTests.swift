@@ -66,7 +66,8 @@ import Testing
             list() {
               for f in /proc/$1/fdinfo/*; do
                 fd=${f##*/}
-                flags=$(sed -n 's/^flags:[[:space:]]*//p' "$f")
+                flags=$(sed -n 's/^flags:[[:space:]]*//p' "$f" 2>/dev/null)
+                [ -n "$flags" ] || continue  # closed meanwhile
                 case $(printf '%s' "$flags" | rev | cut -c7) in
                   2|3|6|7) echo "private $(readlink /proc/$1/fd/$fd)" ;;
                   *) [ "$fd" -gt 2 ] && echo "inherited $(readlink /proc/$1/fd/$fd)" ;;

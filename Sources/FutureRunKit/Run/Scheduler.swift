@@ -188,7 +188,12 @@ public final class Scheduler: Sendable {
             // The first start wins (a spawn the system refused is tried again with the same ticket).
             if attempt == 1 { ticket.startPromise.tryComplete(.success(run)) }
             if run.spawned {
-                counters.withLock { $0.running[job.number] = (job.label, run, .now) }
+                // Stopped meanwhile (stopAll ran before this run was recorded): stop it too.
+                let stopped = counters.withLock { counters in
+                    counters.running[job.number] = (job.label, run, .now)
+                    return counters.halted
+                }
+                if stopped, settings.halt.urgency != .soon { run.cancel() }
                 // It may have finished before it was recorded: then it is not running.
                 if run.result.resolved { counters.withLock { _ = $0.running.removeValue(forKey: job.number) } }
             } else if let result = run.result.peek?.get(), result.status == .cancelled {
