@@ -6,7 +6,7 @@ import Glibc
 // touching its `var`s once it publishes the child in the engine's Mutex-guarded table (the lock
 // orders those writes before every later read); from then on the `var`s are read and written only
 // on the engine's loop thread. The `let`s are Sendable.
-final class ChildProcess: @unchecked Sendable {
+final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
     enum Stream: UInt64 { case exit = 0, stdout = 1, stderr = 2 }
 
     let id: UInt64

@@ -144,7 +144,7 @@ public final class JobSource: Sendable {
 
 /// Holds the reader, which is only ever used under the source's lock.
 // @unchecked Sendable: the LineReader inside is reached only through JobSource's Mutex.
-final class LineReaderBox: @unchecked Sendable {
+final class LineReaderBox: @unchecked Sendable {  // safe: see the comment above
     let reader: LineReader
     init(_ reader: LineReader) { self.reader = reader }
 }
