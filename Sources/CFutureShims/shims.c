@@ -7,7 +7,8 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,7 +25,7 @@ int fr_pidfd_open(pid_t pid) {
 }
 
 int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], const char *cwd,
-             int stdin_fd, int stdout_fd, int stderr_fd, const sigset_t *default_signals) {
+             int stdin_fd, int stdout_fd, int stderr_fd, int extra_fd, const sigset_t *default_signals) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
     int err = posix_spawn_file_actions_init(&actions);
@@ -45,6 +46,7 @@ int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], con
     if (!err) err = posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
     if (!err) err = posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
     if (!err) err = posix_spawn_file_actions_adddup2(&actions, stderr_fd, 2);
+    if (!err && extra_fd >= 0) err = posix_spawn_file_actions_adddup2(&actions, extra_fd, 3);
     if (!err && cwd) err = posix_spawn_file_actions_addchdir_np(&actions, cwd);
     if (!err) err = posix_spawn(pid, argv[0], &actions, &attr, (char *const *)argv, (char *const *)envp);
     posix_spawn_file_actions_destroy(&actions);
@@ -130,7 +132,30 @@ int fr_pipe_for_child_output(int fds[2]) {
     return 0;
 }
 
-int fr_set_parent_death_signal(int signo) { return prctl(PR_SET_PDEATHSIG, signo); }
+int fr_shared_memory(const char *name, size_t bytes) {
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    if (ftruncate(fd, (off_t)bytes) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int32_t *fr_map_shared(int fd, size_t bytes) {
+    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return memory == MAP_FAILED ? NULL : memory;
+}
+
+int64_t fr_file_size(int fd) {
+    struct stat info;
+    return fstat(fd, &info) == 0 ? (int64_t)info.st_size : -1;
+}
+
+void fr_store_shared(int32_t *word, int32_t value) { __atomic_store_n(word, value, __ATOMIC_RELEASE); }
+int32_t fr_load_shared(const int32_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>

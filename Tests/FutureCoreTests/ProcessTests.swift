@@ -221,3 +221,24 @@ func eventually(_ condition: () -> Bool) -> Bool {
         #expect(first.value.result.value.status == .exited(0))
     }
 }
+
+@Suite struct GuardianTables {
+    @Test func groupsRecordedInOneMappingAreSeenThroughAnotherAndEntriesAreReused() throws {
+        let table = try #require(GuardianTable(capacity: 2))
+        // The guardian's view: a second, independent mapping of the same memfd.
+        let view = try #require(GuardianTable(mapping: dup(table.descriptor)))
+        #expect(view.capacity == 2)
+        #expect(view.groups.isEmpty)
+        let first = try #require(table.record(4001))
+        let second = try #require(table.record(4002))
+        #expect(table.record(4003) == nil)  // full: that group is not guarded
+        #expect(view.groups == [4001, 4002])
+        table.clear(first)
+        #expect(view.groups == [4002])
+        #expect(table.record(4004) == first)
+        #expect(view.groups == [4004, 4002])
+        table.clear(second)
+        table.clear(first)
+        #expect(view.groups.isEmpty)
+    }
+}

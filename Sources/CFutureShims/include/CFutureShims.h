@@ -16,11 +16,22 @@ int fr_pidfd_open(pid_t pid);
 
 /// Spawns `argv[0]` (a path, no PATH search) with `envp`, in a new process group, with an empty
 /// signal mask and the signals in `default_signals` reset to SIG_DFL, stdin from `stdin_fd`, stdout to
-/// `stdout_fd`, stderr to `stderr_fd`, working directory `cwd` (NULL: inherit). Every other
-/// descriptor the child gets is one the caller left without O_CLOEXEC.
-/// Returns 0 and sets *pid, or an errno value (the child never ran).
+/// `stdout_fd`, stderr to `stderr_fd`, descriptor 3 from `extra_fd` unless it is -1, working
+/// directory `cwd` (NULL: inherit). Every other descriptor the child gets is one the caller left
+/// without O_CLOEXEC. Returns 0 and sets *pid, or an errno value (the child never ran).
 int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], const char *cwd,
-             int stdin_fd, int stdout_fd, int stderr_fd, const sigset_t *default_signals);
+             int stdin_fd, int stdout_fd, int stderr_fd, int extra_fd, const sigset_t *default_signals);
+
+/// memfd_create(name, MFD_CLOEXEC) sized to `bytes`: shared memory for a process this one spawns.
+/// -1 with errno.
+int fr_shared_memory(const char *name, size_t bytes);
+/// Maps `bytes` of `fd` shared, read-write. NULL on failure.
+int32_t *fr_map_shared(int fd, size_t bytes);
+/// The size of the file `fd`, or -1.
+int64_t fr_file_size(int fd);
+/// Atomic store (release) and load (acquire) of a 32-bit word that another process maps too.
+void fr_store_shared(int32_t *word, int32_t value);
+int32_t fr_load_shared(const int32_t *word);
 
 /// Wait-status decoding (the W* macros).
 int fr_wifexited(int status);
@@ -59,10 +70,6 @@ int fr_set_nonblocking(int fd);
 /// A close-on-exec pipe for a child's output: fds[0] (ours) non-blocking, fds[1] (the child's)
 /// blocking. 0 or -1 with errno.
 int fr_pipe_for_child_output(int fds[2]);
-
-/// prctl(PR_SET_PDEATHSIG, signo) for the calling thread's future children: not used by spawn (it
-/// needs a fork hook); kept for the watchdog.
-int fr_set_parent_death_signal(int signo);
 
 /// epoll, with the event's 64-bit token passed separately (epoll_event is packed on x86-64).
 int fr_epoll_create(void);

@@ -27,6 +27,8 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
     var usage = (user: Duration.zero, system: Duration.zero, maxResident: 0)
     var timedOut = false
     var cancelled = false
+    /// The child's entry in the guardian's table, if it is guarded.
+    var guardianEntry: Int32?
 
     init(id: UInt64, command: Command) {
         self.id = id
@@ -67,10 +69,10 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
             environment.withEnvironment(adding: command.environment) { envp in
                 if let directory = command.workingDirectory {
                     return directory.withCString { cwd in
-                        fr_spawn(&pid, argv, envp, cwd, stdin, out[1], err[1], &signals)
+                        fr_spawn(&pid, argv, envp, cwd, stdin, out[1], err[1], -1, &signals)
                     }
                 }
-                return fr_spawn(&pid, argv, envp, nil, stdin, out[1], err[1], &signals)
+                return fr_spawn(&pid, argv, envp, nil, stdin, out[1], err[1], -1, &signals)
             }
         }
         close(out[1])
@@ -105,12 +107,24 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         kill(-pid, signal)
     }
 
-    /// Closes whichever of our descriptors are still open (closing also leaves the epoll set).
-    func closeDescriptors() {
-        for fd in [exitDescriptor, stdoutDescriptor, stderrDescriptor] where fd >= 0 { close(fd) }
-        exitDescriptor = -1
-        stdoutDescriptor = -1
-        stderrDescriptor = -1
+    /// Our descriptor for `stream` (the pidfd for ``Stream/exit``), or -1 once it is closed.
+    func descriptor(_ stream: Stream) -> Int32 {
+        switch stream {
+        case .exit: exitDescriptor
+        case .stdout: stdoutDescriptor
+        case .stderr: stderrDescriptor
+        }
+    }
+
+    /// Hands our descriptor for `stream` to the caller, who closes it; -1 if there is none.
+    func takeDescriptor(_ stream: Stream) -> Int32 {
+        let fd = descriptor(stream)
+        switch stream {
+        case .exit: exitDescriptor = -1
+        case .stdout: stdoutDescriptor = -1
+        case .stderr: stderrDescriptor = -1
+        }
+        return fd
     }
 
     func result() -> CommandResult {

@@ -28,6 +28,11 @@ struct EventPoller: ~Copyable {
         _ = fr_epoll_add(epoll, fd, FR_EPOLLIN, token)
     }
 
+    /// Stops watching `fd`; call before closing it. Any thread.
+    func unwatch(_ fd: Int32) {
+        _ = fr_epoll_remove(epoll, fd)
+    }
+
     /// Wakes `wait` from any thread.
     func wake() { fr_eventfd_signal(wakeDescriptor) }
 

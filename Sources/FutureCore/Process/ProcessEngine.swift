@@ -105,7 +105,7 @@ public final class ProcessEngine: Sendable {
         if hasExitDescriptor { poller.watch(child.exitDescriptor, token: child.token(.exit)) }
         poller.watch(child.stdoutDescriptor, token: child.token(.stdout))
         poller.watch(child.stderrDescriptor, token: child.token(.stderr))
-        guardian.withLock { $0 }?.watch(child.pid)
+        child.guardianEntry = guardian.withLock { $0 }?.watch(child.pid)
         processes.withLock { $0[id] = child }
         if !hasExitDescriptor { schedule(.poll(id), at: .now + .milliseconds(10)) }
         if let timeout = command.timeout { schedule(.timeout(id), at: child.startInstant + timeout) }
@@ -196,10 +196,7 @@ public final class ProcessEngine: Sendable {
         // The group leader is a zombie until reaped, so the group id is still ours: stop leftovers.
         child.signalGroup(SIGTERM)
         guard child.reap() else { return }
-        if child.exitDescriptor >= 0 {
-            close(child.exitDescriptor)
-            child.exitDescriptor = -1
-        }
+        release(child, .exit)
         afterExit(child, buffer)
     }
 
@@ -216,7 +213,7 @@ public final class ProcessEngine: Sendable {
     }
 
     private func readStream(_ child: ChildProcess, _ stream: ChildProcess.Stream, _ buffer: UnsafeMutableRawBufferPointer) {
-        let fd = stream == .stdout ? child.stdoutDescriptor : child.stderrDescriptor
+        let fd = child.descriptor(stream)
         let output = stream == .stdout ? child.stdout : child.stderr
         guard fd >= 0 else { return }
         for _ in 0..<16 {
@@ -228,12 +225,22 @@ public final class ProcessEngine: Sendable {
             if count < 0, errno == EINTR { continue }
             if count < 0, errno == EAGAIN { return }
             // End of stream (or a read error, which ends it too).
-            close(fd)
-            if stream == .stdout { child.stdoutDescriptor = -1 } else { child.stderrDescriptor = -1 }
+            release(child, stream)
             output.markFinished()
             if child.hasExited, !child.streamsOpen { finish(child) }
             return
         }
+    }
+
+    /// Takes the child's descriptor for `stream` out of the epoll set, then closes it. Closing alone
+    /// is not enough: a child being spawned on another thread holds a copy of our descriptors until
+    /// its `exec`, and epoll keeps reporting a closed descriptor whose file is still open somewhere,
+    /// which would spin this loop for that long.
+    private func release(_ child: ChildProcess, _ stream: ChildProcess.Stream) {
+        let fd = child.takeDescriptor(stream)
+        guard fd >= 0 else { return }
+        poller.unwatch(fd)
+        close(fd)
     }
 
     private func fireDueDeadlines(_ buffer: UnsafeMutableRawBufferPointer) {
@@ -269,8 +276,8 @@ public final class ProcessEngine: Sendable {
         guard processes.withLock({ $0.removeValue(forKey: child.id) }) != nil else { return }
         child.stdout.markFinished()
         child.stderr.markFinished()
-        child.closeDescriptors()
-        guardian.withLock { $0 }?.forget(child.pid)
+        for stream in [ChildProcess.Stream.exit, .stdout, .stderr] { release(child, stream) }
+        if let entry = child.guardianEntry { guardian.withLock { $0 }?.forget(entry) }
         child.promise.succeed(child.result())
         child.stdout.wakeReaderAtEnd()
         child.stderr.wakeReaderAtEnd()

@@ -1,22 +1,23 @@
 import CFutureShims
 import Glibc
-import Synchronization
 
-/// A separate process that outlives this one just long enough to stop its children: it is told
-/// each child's process group as it starts and ends, over a pipe, and when the pipe closes (this
-/// process exited or was killed, even by SIGKILL) it sends SIGTERM, then SIGKILL, to every group
-/// still listed. Without it, a `kill -9` of the parent would leave its jobs running.
+/// A separate process that outlives this one just long enough to stop its children. It shares a
+/// ``GuardianTable`` of the children's process groups with this process and holds the read end of a
+/// pipe whose write end only this process holds; when the pipe closes (this process exited or was
+/// killed, even by SIGKILL) it sends SIGTERM, then SIGKILL, to every group still in the table.
+/// Without it, a `kill -9` of the parent would leave its jobs running.
 ///
-/// The guardian program reads lines `+PGID` / `-PGID` from stdin (see `futurerun --guardian`).
-/// Records are written from the engine's thread and the starting threads; writes are small
-/// (atomic on a pipe) and never block for long: the guardian reads as fast as they come.
+/// The guardian program (see `futurerun --guardian`) gets the pipe as stdin and the table as
+/// descriptor 3. Watching and forgetting a child costs an atomic store, from any thread.
 final class ProcessGuardian: Sendable {
+    private let table: GuardianTable
+    /// Kept open for the life of this process: its closing is the guardian's signal.
     private let pipe: Int32
 
     /// Spawns `arguments` (argv; `arguments[0]` a path) as the guardian, in a process group of its
-    /// own, stdin from a pipe whose write end only this process holds, stdout to /dev/null.
-    /// `nil` if it cannot be spawned.
+    /// own, stdout to /dev/null. `nil` if it cannot be spawned.
     init?(arguments: [String], nullDevice: Int32) {
+        guard let table = GuardianTable() else { return nil }
         var fds: [Int32] = [-1, -1]
         guard fr_pipe_cloexec(&fds, 0) == 0 else { return nil }
         var signals = sigset_t()
@@ -25,7 +26,7 @@ final class ProcessGuardian: Sendable {
         var pid: pid_t = 0
         let status = withCStrings(arguments.map { Array($0.utf8) }) { argv in
             withCStrings([]) { envp in
-                fr_spawn(&pid, argv, envp, nil, fds[0], nullDevice, 2, &signals)
+                fr_spawn(&pid, argv, envp, nil, fds[0], nullDevice, 2, table.descriptor, &signals)
             }
         }
         close(fds[0])
@@ -33,17 +34,12 @@ final class ProcessGuardian: Sendable {
             close(fds[1])
             return nil
         }
-        pipe = fds[1]
+        self.table = table
+        self.pipe = fds[1]
     }
 
-    func watch(_ group: pid_t) { send("+\(group)\n") }
-    func forget(_ group: pid_t) { send("-\(group)\n") }
+    /// Guards `group` until ``forget(_:)``; returns the entry to forget (`nil`: not guarded).
+    func watch(_ group: pid_t) -> Int32? { table.record(group) }
 
-    private func send(_ record: String) {
-        var bytes = Array(record.utf8)
-        while true {
-            let written = write(pipe, &bytes, bytes.count)
-            if written >= 0 || errno != EINTR { return }
-        }
-    }
+    func forget(_ entry: Int32) { table.clear(entry) }
 }

@@ -2,9 +2,10 @@ import FutureCore
 import Glibc
 
 /// `futurerun --guardian`: the process that stops futurerun's jobs if futurerun itself dies
-/// without doing so (SIGKILL, a crash). It reads `+PGID` / `-PGID` lines on stdin; when stdin
-/// closes, it sends SIGTERM to every group still listed, waits 300 ms, sends SIGKILL, and exits.
-/// When futurerun ends normally nothing is listed any more and it just exits.
+/// without doing so (SIGKILL, a crash). It waits for its stdin, a pipe only futurerun writes to, to
+/// close; then it sends SIGTERM to every group still in the table futurerun shares with it on
+/// descriptor 3 (a ``GuardianTable``), waits 300 ms, sends SIGKILL, and exits. When futurerun ends
+/// normally the table is empty and it just exits.
 public enum Guardian {
     public static let flag = "--guardian"
 
@@ -18,12 +19,14 @@ public enum Guardian {
     }
 
     public static func run() -> Int32 {
-        let reader = LineReader(descriptor: 0, nullSeparated: false)
-        var groups = Set<pid_t>()
-        while case .line(let line)? = reader.next() {
-            guard let sign = line.first, let group = pid_t(String(decoding: line.dropFirst(), as: UTF8.self)), group > 1 else { continue }
-            if sign == UInt8(ascii: "+") { groups.insert(group) } else { groups.remove(group) }
+        guard let table = GuardianTable(mapping: 3) else { return 1 }
+        // Nothing is written to the pipe: the read returns at its end, when futurerun is gone.
+        var byte: UInt8 = 0
+        while true {
+            let count = read(0, &byte, 1)
+            if count == 0 || (count < 0 && errno != EINTR) { break }
         }
+        let groups = table.groups
         guard !groups.isEmpty else { return 0 }
         for group in groups { kill(-group, SIGTERM) }
         usleep(300_000)
