@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <spawn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,34 +24,68 @@ int fr_pidfd_open(pid_t pid) {
 #endif
 }
 
+// Signals with a handler in this process, found once (the Swift runtime installs its handlers before
+// main, futurerun none later). A vfork child shares our memory until it execs: these must be reset
+// before it unblocks signals, or a handler could run in it.
+static sigset_t handled_signals;
+static pthread_once_t handled_signals_once = PTHREAD_ONCE_INIT;
+
+static void find_handled_signals(void) {
+    sigemptyset(&handled_signals);
+    for (int signo = 1; signo < NSIG; signo++) {
+        struct sigaction current;
+        if (sigaction(signo, NULL, &current) != 0) continue;  // glibc's internal signals
+        if (current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN) sigaddset(&handled_signals, signo);
+    }
+}
+
+// Makes `from` the child's descriptor `to`, inheritable.
+static int move_descriptor(int from, int to) {
+    if (from == to) return fcntl(to, F_SETFD, 0);
+    return dup2(from, to) < 0 ? -1 : 0;
+}
+
+// vfork rather than posix_spawn: glibc's posix_spawn maps a fresh stack for every child, checks each
+// dup2 action against getrlimit twice, and has the child query all 64 signal dispositions before
+// exec, all while the parent waits. Here the child does only what futurerun needs, with the
+// parent's thread suspended (vfork) and every signal blocked until just before execve.
 int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], const char *cwd,
              int stdin_fd, int stdout_fd, int stderr_fd, int extra_fd, const sigset_t *default_signals) {
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attr;
-    int err = posix_spawn_file_actions_init(&actions);
-    if (err) return err;
-    err = posix_spawnattr_init(&attr);
-    if (err) {
-        posix_spawn_file_actions_destroy(&actions);
-        return err;
+    pthread_once(&handled_signals_once, find_handled_signals);
+    sigset_t reset = handled_signals;
+    if (default_signals) sigorset(&reset, &reset, default_signals);
+    sigset_t all, previous, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    volatile int child_error = 0;
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    pid_t child = vfork();
+    if (child == 0) {
+        // The child, in our memory and on this thread's stack: system calls only, then exec or _exit.
+        struct sigaction default_action;
+        memset(&default_action, 0, sizeof default_action);
+        default_action.sa_handler = SIG_DFL;
+        for (int signo = 1; signo < NSIG; signo++) {
+            if (sigismember(&reset, signo) == 1) sigaction(signo, &default_action, NULL);
+        }
+        if (setpgid(0, 0) == 0 && move_descriptor(stdin_fd, 0) == 0 && move_descriptor(stdout_fd, 1) == 0 &&
+            move_descriptor(stderr_fd, 2) == 0 && (extra_fd < 0 || move_descriptor(extra_fd, 3) == 0) &&
+            (!cwd || chdir(cwd) == 0) && sigprocmask(SIG_SETMASK, &none, NULL) == 0) {
+            execve(argv[0], (char *const *)argv, (char *const *)envp);
+        }
+        child_error = errno ? errno : ENOEXEC;
+        _exit(127);
     }
-    sigset_t empty;
-    sigemptyset(&empty);
-    short flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
-    if (!err) err = posix_spawnattr_setflags(&attr, flags);
-    if (!err) err = posix_spawnattr_setpgroup(&attr, 0);
-    if (!err) err = posix_spawnattr_setsigmask(&attr, &empty);
-    if (!err) err = posix_spawnattr_setsigdefault(&attr, default_signals ? default_signals : &empty);
-    // dup2 onto 0-2 clears O_CLOEXEC on the copies; the originals stay close-on-exec.
-    if (!err) err = posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
-    if (!err) err = posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
-    if (!err) err = posix_spawn_file_actions_adddup2(&actions, stderr_fd, 2);
-    if (!err && extra_fd >= 0) err = posix_spawn_file_actions_adddup2(&actions, extra_fd, 3);
-    if (!err && cwd) err = posix_spawn_file_actions_addchdir_np(&actions, cwd);
-    if (!err) err = posix_spawn(pid, argv[0], &actions, &attr, (char *const *)argv, (char *const *)envp);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    return err;
+    int spawn_error = child < 0 ? errno : 0;
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    if (spawn_error) return spawn_error;
+    if (child_error) {
+        // It never ran the program: reap it here, no one else knows of it.
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+        return child_error;
+    }
+    *pid = child;
+    return 0;
 }
 
 int fr_wifexited(int status) { return WIFEXITED(status); }
@@ -200,6 +234,16 @@ void fr_eventfd_signal(int fd) {
 void fr_eventfd_drain(int fd) {
     uint64_t count;
     while (read(fd, &count, sizeof count) < 0 && errno == EINTR) {}
+}
+
+int fr_has_exited(pid_t pid) {
+    siginfo_t info;
+    info.si_pid = 0;
+    int result;
+    do {
+        result = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT);
+    } while (result < 0 && errno == EINTR);
+    return result == 0 && info.si_pid == pid;
 }
 
 pid_t fr_wait4_nohang(pid_t pid, int *status, int64_t *user_usec, int64_t *sys_usec, int64_t *maxrss_bytes) {

@@ -85,6 +85,9 @@ int fr_eventfd(void);
 void fr_eventfd_signal(int fd);
 void fr_eventfd_drain(int fd);
 
+/// Whether child `pid` has exited (it is a zombie), without reaping it (waitid WNOWAIT).
+int fr_has_exited(pid_t pid);
+
 /// wait4(pid, WNOHANG): returns pid when reaped (status, CPU times in microseconds, peak RSS in
 /// bytes filled in), 0 if still running, -1 with errno.
 pid_t fr_wait4_nohang(pid_t pid, int *status, int64_t *user_usec, int64_t *sys_usec, int64_t *maxrss_bytes);

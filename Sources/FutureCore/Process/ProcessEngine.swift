@@ -53,6 +53,8 @@ public final class ProcessEngine: Sendable {
     private let nullInput: Int32
     private let signalsToReset = Mutex<[Int32]>([])
     private let guardian = Mutex<ProcessGuardian?>(nil)
+    /// Work left for the end of the loop's current turn (see ``afterThisTurn(_:)``).
+    private let endOfTurn = Mutex<[@Sendable () -> Void]>([])
 
     private init() {
         nullInput = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -123,6 +125,19 @@ public final class ProcessEngine: Sendable {
         return CommandRun(stdout: child.stdout, stderr: child.stderr, result: child.promise.future, spawned: false)
     }
 
+    /// Runs `body` once the loop's current turn is over: after every event of the turn has been
+    /// handled and the commands those events started (from callbacks on finished commands) have
+    /// been spawned. Called on the engine's thread, it defers `body` to then; on any other thread it
+    /// runs `body` at once.
+    ///
+    /// Wake-ups of other threads belong here: a woken thread then cannot take the CPU from the
+    /// engine's thread before the next child is spawned, and children that end together cost one
+    /// wake-up.
+    public func afterThisTurn(_ body: @escaping @Sendable () -> Void) {
+        guard isLoopThread else { return body() }
+        endOfTurn.withLock { $0.append(body) }
+    }
+
     private func post(_ message: Message) {
         inbox.withLock { $0.append(message) }
         poller.wake()
@@ -171,7 +186,16 @@ public final class ProcessEngine: Sendable {
                     }
                 }
                 fireDueDeadlines(buffer)
+                finishTurn()
             }
+        }
+    }
+
+    private func finishTurn() {
+        while true {
+            let work = endOfTurn.withLock { work in defer { work = [] }; return work }
+            if work.isEmpty { return }
+            for body in work { body() }
         }
     }
 
@@ -227,7 +251,14 @@ public final class ProcessEngine: Sendable {
             // End of stream (or a read error, which ends it too).
             release(child, stream)
             output.markFinished()
-            if child.hasExited, !child.streamsOpen { finish(child) }
+            guard !child.streamsOpen else { return }
+            if child.hasExited {
+                finish(child)
+            } else if child.hasEnded {
+                // A child's pipes close as it exits, just before its exit is reported: it is
+                // usually a zombie by now. Handling its exit here saves a second wake-up.
+                handleExit(child, buffer)
+            }
             return
         }
     }
@@ -270,8 +301,9 @@ public final class ProcessEngine: Sendable {
     }
 
     /// Resolves the child's future (on this thread) once it has exited and its pipes are done.
-    /// The result resolves before the streams' readers are woken for the end, so a reader waiting
-    /// for the end of the output and then the result is woken once, not twice.
+    /// The streams' readers are woken for the end after the result has resolved and at the end of
+    /// the turn, so a reader waiting for the end of the output and then the result is woken once,
+    /// and only after the commands this one's end starts have been spawned.
     private func finish(_ child: ChildProcess) {
         guard processes.withLock({ $0.removeValue(forKey: child.id) }) != nil else { return }
         child.stdout.markFinished()
@@ -279,7 +311,9 @@ public final class ProcessEngine: Sendable {
         for stream in [ChildProcess.Stream.exit, .stdout, .stderr] { release(child, stream) }
         if let entry = child.guardianEntry { guardian.withLock { $0 }?.forget(entry) }
         child.promise.succeed(child.result())
-        child.stdout.wakeReaderAtEnd()
-        child.stderr.wakeReaderAtEnd()
+        afterThisTurn {
+            child.stdout.wakeReaderAtEnd()
+            child.stderr.wakeReaderAtEnd()
+        }
     }
 }

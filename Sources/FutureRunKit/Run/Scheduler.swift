@@ -211,10 +211,12 @@ public final class Scheduler: Sendable {
         }
     }
 
+    /// The job is over. The halt policy decides now; the printer learns of it at the end of the
+    /// engine's turn, once the job that takes the freed slot has been spawned.
     private func conclude(_ ticket: JobTicket, status: JobStatus, result: CommandResult, attempts: Int, line: [UInt8]) {
-        ticket.outcomePromise.succeed(
-            JobOutcome(job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line))
         applyHaltPolicy(after: status)
+        let outcome = JobOutcome(job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line)
+        ProcessEngine.shared.afterThisTurn { ticket.outcomePromise.succeed(outcome) }
     }
 
     private func applyHaltPolicy(after status: JobStatus) {
