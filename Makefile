@@ -4,8 +4,11 @@ PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man/man1
 STRICT     := -Xswiftc -warnings-as-errors -Xcc -Werror
-# The release binary links the Swift runtime statically: half the start-up time of a dynamic one.
-RELEASE    := -c release --static-swift-stdlib
+# The release binary is a static executable (Swift runtime and libc linked in, no dynamic loader):
+# 1.7 ms from exec to exit against 3.4 ms with only the Swift runtime static (`--version`, perf
+# stat). lld links it; --no-warnings silences the one warning, glibc's notice that the runtime's
+# optional dlopen (of a prespecialization library it can do without) needs a matching glibc.
+RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings
 
 .PHONY: all build release test tsan example install install-files uninstall bench bench-quick clean
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -166,30 +166,68 @@ int fr_pipe_for_child_output(int fds[2]) {
     return 0;
 }
 
-int fr_shared_memory(const char *name, size_t bytes) {
-    int fd = memfd_create(name, MFD_CLOEXEC);
-    if (fd < 0) return -1;
-    if (ftruncate(fd, (off_t)bytes) != 0) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
-    }
-    return fd;
-}
-
-int32_t *fr_map_shared(int fd, size_t bytes) {
-    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+int32_t *fr_map_shared_anonymous(size_t bytes) {
+    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     return memory == MAP_FAILED ? NULL : memory;
-}
-
-int64_t fr_file_size(int fd) {
-    struct stat info;
-    return fstat(fd, &info) == 0 ? (int64_t)info.st_size : -1;
 }
 
 void fr_store_shared(int32_t *word, int32_t value) { __atomic_store_n(word, value, __ATOMIC_RELEASE); }
 int32_t fr_load_shared(const int32_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
+
+static void signal_groups(const int32_t *table, int32_t capacity, int signo) {
+    int32_t used = fr_load_shared(table);
+    if (used > capacity) used = capacity;
+    for (int32_t entry = 1; entry <= used; entry++) {
+        int32_t group = fr_load_shared(table + entry);
+        if (group > 1) kill(-group, signo);
+    }
+}
+
+static int any_group(const int32_t *table, int32_t capacity) {
+    int32_t used = fr_load_shared(table);
+    if (used > capacity) used = capacity;
+    for (int32_t entry = 1; entry <= used; entry++) {
+        if (fr_load_shared(table + entry) > 1) return 1;
+    }
+    return 0;
+}
+
+// The guardian's whole life, in the forked child: system calls only.
+static void _Noreturn guard(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms) {
+    setpgid(0, 0);
+    int null_fd = open("/dev/null", O_RDWR);
+    if (watch_fd != 0) dup2(watch_fd, 0);
+    if (null_fd >= 0) {
+        dup2(null_fd, 1);
+        dup2(null_fd, 2);
+    }
+    // Hold nothing of the parent's: a pipe kept open here would delay its reader's end of file.
+    if (syscall(SYS_close_range, 3U, ~0U, 0) != 0) {
+        for (int fd = 3; fd < 65536; fd++) close(fd);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    char byte;
+    while (1) {
+        ssize_t count = read(0, &byte, 1);
+        if (count == 0 || (count < 0 && errno != EINTR)) break;
+    }
+    if (any_group(table, capacity)) {
+        signal_groups(table, capacity, SIGTERM);
+        struct timespec pause = {.tv_sec = grace_ms / 1000, .tv_nsec = (long)(grace_ms % 1000) * 1000000L};
+        while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {}
+        signal_groups(table, capacity, SIGKILL);
+    }
+    _exit(0);
+}
+
+pid_t fr_fork_guardian(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms) {
+    // _Fork: fork without atfork handlers (the runtime's would take locks a thread may hold).
+    pid_t child = _Fork();
+    if (child == 0) guard(watch_fd, table, capacity, grace_ms);
+    return child;
+}
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>

@@ -7,7 +7,6 @@ public enum FutureRun {
     /// Runs futurerun with `arguments` (without the program name) and returns its exit status.
     /// Call ``SignalWatcher/prepare()`` before, while the process has a single thread.
     public static func main(_ arguments: [[UInt8]]) -> Int32 {
-        if arguments.first == Array(Guardian.flag.utf8) { return Guardian.run() }
         let options: Options
         do {
             switch try OptionParser.parse(arguments) {
@@ -64,7 +63,7 @@ public enum FutureRun {
             running: { scheduler.runningJobs() }, notices: { scheduler.takeNotices() })
         if let notice = plan.widthNotice { try? console.say("futurerun: " + notice) }
         SignalWatcher.start { _ in scheduler.stopAll() }
-        if let guardian = Guardian.arguments() { ProcessEngine.shared.startGuardian(guardian) }
+        ProcessEngine.shared.startGuardian()
         scheduler.start()
 
         var outputError: OutputError?

@@ -1,5 +1,5 @@
 import Dispatch
-import FutureCore
+@testable import FutureCore
 import Glibc
 import Synchronization
 import Testing
@@ -223,22 +223,38 @@ func eventually(_ condition: () -> Bool) -> Bool {
 }
 
 @Suite struct GuardianTables {
-    @Test func groupsRecordedInOneMappingAreSeenThroughAnotherAndEntriesAreReused() throws {
-        let table = try #require(GuardianTable(capacity: 2))
-        // The guardian's view: a second, independent mapping of the same memfd.
-        let view = try #require(GuardianTable(mapping: dup(table.descriptor)))
-        #expect(view.capacity == 2)
-        #expect(view.groups.isEmpty)
+    @Test func entriesAreRecordedClearedAndReusedSmallestFirst() throws {
+        let table = try #require(GuardianTable(capacity: 3))
+        #expect(table.groups.isEmpty)
         let first = try #require(table.record(4001))
         let second = try #require(table.record(4002))
-        #expect(table.record(4003) == nil)  // full: that group is not guarded
-        #expect(view.groups == [4001, 4002])
-        table.clear(first)
-        #expect(view.groups == [4002])
-        #expect(table.record(4004) == first)
-        #expect(view.groups == [4004, 4002])
+        let third = try #require(table.record(4003))
+        #expect(table.record(4004) == nil)  // full: that group is not guarded
+        #expect(table.groups == [4001, 4002, 4003])
         table.clear(second)
         table.clear(first)
-        #expect(view.groups.isEmpty)
+        #expect(table.groups == [4003])
+        #expect(table.record(4005) == first)
+        #expect(table.record(4006) == second)
+        #expect(table.groups == [4005, 4006, 4003])
+        for entry in [first, second, third] { table.clear(entry) }
+        #expect(table.groups.isEmpty)
+    }
+
+    @Test func aGuardianStopsTheGroupsStillWatchedWhenItsOwnerIsGone() throws {
+        // A real guardian process, forked here, and a real job in a group of its own; the
+        // guardian learns of the job through shared memory, after the fork.
+        let victim = ProcessEngine.shared.start(sh("echo $$; exec sleep 30"))
+        #expect(eventually { text(victim.stdout).hasSuffix("\n") })
+        let group = try #require(Int32(text(victim.stdout).dropLast()))
+        var guardianPID: pid_t = 0
+        do {
+            let guardian = try #require(ProcessGuardian())
+            guardianPID = guardian.pid
+            _ = guardian.watch(group)
+        }  // released: its pipe end closes, as at this process's death
+        #expect(victim.result.value.status == .signaled(SIGTERM))
+        var status: Int32 = 0
+        #expect(waitpid(guardianPID, &status, 0) == guardianPID)
     }
 }

@@ -1,44 +1,26 @@
 import CFutureShims
-import Glibc
 import Synchronization
 
-/// The process groups a guardian must stop, in memory shared by this process and its guardian
-/// (a memfd both map). Entry 0 holds how many entries have ever been used; entries from 1 hold a
-/// group id, or 0 when free. Recording or clearing a group is one atomic store: no system call and
-/// no wake-up of the guardian per job.
+/// The process groups a guardian must stop, in memory this process shares with its forked
+/// guardian. Entry 0 holds how many entries have ever been used; entries from 1 hold a group id,
+/// or 0 when free. Recording or clearing a group is one atomic store: no system call and no
+/// wake-up of the guardian per job.
 ///
-/// The mapping is as large as ``capacity`` entries but sparse: only the pages of entries ever used
-/// take memory, and entries are reused smallest first. A table lives as long as its process.
+/// The mapping is as large as ``capacity`` entries but only the pages of entries ever used take
+/// memory, and entries are reused smallest first. A table lives as long as its process.
 // @unchecked Sendable: the mapped words are only read and written with atomic loads and stores
-// (in C, as other processes see them), and the free list is behind a Mutex.
+// (in C, as the guardian process sees them), and the free list is behind a Mutex.
 public final class GuardianTable: @unchecked Sendable {  // safe: see the comment above
     /// Entries available for groups (one fewer than the mapping holds).
     public let capacity: Int
-    /// The memfd (close-on-exec); the guardian gets it as its descriptor 3.
-    public let descriptor: Int32
-    private let words: UnsafeMutablePointer<Int32>
+    /// The shared words, for the guardian (``fr_fork_guardian``).
+    let words: UnsafeMutablePointer<Int32>
     private let free = Mutex<(released: [Int32], used: Int32)>(([], 0))
 
     /// Creates the table for `capacity` groups. `nil` if the system gives no shared memory.
     public init?(capacity: Int = 1 << 20) {
-        let bytes = (capacity + 1) * MemoryLayout<Int32>.stride
-        let fd = fr_shared_memory("futurerun-guardian", bytes)
-        guard fd >= 0 else { return nil }
-        guard let words = fr_map_shared(fd, bytes) else {
-            close(fd)
-            return nil
-        }
+        guard let words = fr_map_shared_anonymous((capacity + 1) * MemoryLayout<Int32>.stride) else { return nil }
         self.capacity = capacity
-        self.descriptor = fd
-        self.words = words
-    }
-
-    /// Maps the table another process created and handed over as `fd` (the guardian's side).
-    public init?(mapping fd: Int32) {
-        let bytes = fr_file_size(fd)
-        guard bytes >= Int64(2 * MemoryLayout<Int32>.stride), let words = fr_map_shared(fd, Int(bytes)) else { return nil }
-        self.capacity = Int(bytes) / MemoryLayout<Int32>.stride - 1
-        self.descriptor = fd
         self.words = words
     }
 
@@ -66,7 +48,7 @@ public final class GuardianTable: @unchecked Sendable {  // safe: see the commen
         }
     }
 
-    /// The groups recorded and not cleared, as the guardian sees them now.
+    /// The groups recorded and not cleared, as the guardian sees them.
     public var groups: [pid_t] {
         let used = min(Int(fr_load_shared(words)), capacity)
         guard used > 0 else { return [] }

@@ -68,12 +68,12 @@ public final class ProcessEngine: Sendable {
         signalsToReset.withLock { $0 = signals }
     }
 
-    /// Starts a guardian process (`arguments`: its argv, `[0]` a path) that stops every child's
-    /// process group if this process dies without doing so itself, SIGKILL included. Call once,
-    /// before starting commands. Returns whether the guardian runs.
+    /// Starts a guardian process (see ``ProcessGuardian``) that stops every child's process group if
+    /// this process dies without doing so itself, SIGKILL included. Call once, before starting
+    /// commands. Returns whether the guardian runs.
     @discardableResult
-    public func startGuardian(_ arguments: [String]) -> Bool {
-        guard let started = ProcessGuardian(arguments: arguments, nullDevice: nullInput) else { return false }
+    public func startGuardian() -> Bool {
+        guard let started = ProcessGuardian() else { return false }
         guardian.withLock { $0 = started }
         return true
     }
