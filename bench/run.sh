@@ -17,23 +17,33 @@ BIG=${BIG:-100000}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/futurerun-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-need() { command -v "$1" >/dev/null || { [[ $(id -u) == 0 ]] && apt-get install -y -qq "$2" >/dev/null 2>&1; } || true; }
+# need COMMAND PACKAGE: installs PACKAGE with apt-get (as root, updating the lists once) if COMMAND is missing.
+updated=0
+need() {
+  command -v "$1" >/dev/null || [[ $(id -u) != 0 ]] && return 0
+  apt-get install -y -qq "$2" >/dev/null 2>&1 && return 0
+  [[ $updated == 1 ]] || { apt-get update -qq >/dev/null 2>&1 || true; updated=1; }
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null 2>&1 || echo "# could not install $2: its figures are left out"
+}
 [[ -x /usr/bin/time ]] || need /usr/bin/time time
 need gcc gcc
 [[ $QUICK == 1 ]] || need parallel parallel
 FLOOR=$WORK/spawn_floor
 gcc -O2 -o "$FLOOR" "$HERE/c/spawn_floor.c"
 
-# measure LABEL COMMAND: runs COMMAND once under /usr/bin/time, appends "LABEL round wall rssKiB".
+# measure LABEL COMMAND: runs COMMAND once under /usr/bin/time, appends "LABEL round wall rssKiB cpu".
 measure() {
-  /usr/bin/time -f "%e %M" -o "$WORK/t" bash -c "$2" >/dev/null 2>"$WORK/err" || { echo "$1 failed:"; head -3 "$WORK/err"; }
-  echo "$1 $round $(cat "$WORK/t")" >>"$WORK/data"
+  /usr/bin/time -f "%e %M %U %S" -o "$WORK/t" bash -c "$2" >/dev/null 2>"$WORK/err" || { echo "$1 failed:"; head -3 "$WORK/err"; }
+  echo "$1 $round $(awk '{ print $1, $2, $3 + $4 }' "$WORK/t")" >>"$WORK/data"
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 wall() { awk -v L="$1" '$1 == L { print $3 }' "$WORK/data" | median; }
 rss() { awk -v L="$1" '$1 == L { print $4 / 1024 }' "$WORK/data" | median; }
-ratio() { awk -v A="$1" -v B="$2" '$1 == A { a[$2] = $3 } $1 == B { b[$2] = $3 } END { for (r in a) if (b[r] > 0) print a[r] / b[r] }' "$WORK/data" | median; }
-spread() { awk -v A="$1" -v B="$2" '$1 == A { a[$2] = $3 } $1 == B { b[$2] = $3 } END { for (r in a) if (b[r] > 0) print a[r] / b[r] }' "$WORK/data" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f", lo, hi }'; }
+cpu() { awk -v L="$1" '$1 == L { print $5 }' "$WORK/data" | median; }
+# per-round ratios of field F (3 wall, 5 CPU) of A to B
+ratios() { awk -v A="$1" -v B="$2" -v F="${3:-3}" '$1 == A { a[$2] = $F } $1 == B { b[$2] = $F } END { for (r in a) if (b[r] > 0) print a[r] / b[r] }' "$WORK/data"; }
+ratio() { ratios "$@" | median; }
+spread() { ratios "$@" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f", lo, hi }'; }
 
 # rounds LABEL=COMMAND ...: every command once per round, interleaved, after one warm-up round.
 rounds() {
@@ -53,14 +63,16 @@ echo "## per-job cost: $N trivial jobs from a job file, -j$J"
 specs=("c-floor=$FLOOR $N $J" "xargs=xargs -d '\\n' -P$J -I{} sh -c '{}' < $WORK/jobs" "futurerun=$FR -q -j$J < $WORK/jobs")
 [[ $QUICK == 1 ]] || ! command -v parallel >/dev/null || specs+=("parallel-k=parallel -j$J -k < $WORK/jobs")
 rounds "${specs[@]}"
-printf '%-12s %8s %9s\n' command "wall s" "ms/job"
+printf '%-12s %8s %9s %13s\n' command "wall s" "ms/job" "CPU ms/job"
 for spec in "${specs[@]}"; do
   label=${spec%%=*}
-  printf '%-12s %8.2f %9.3f\n' "$label" "$(wall "$label")" "$(awk -v w="$(wall "$label")" -v n="$N" 'BEGIN { print w / n * 1000 }')"
+  printf '%-12s %8.2f %9.3f %13.3f\n' "$label" "$(wall "$label")" "$(awk -v w="$(wall "$label")" -v n="$N" 'BEGIN { print w / n * 1000 }')" \
+    "$(awk -v c="$(cpu "$label")" -v n="$N" 'BEGIN { print c / n * 1000 }')"
 done
 vs_xargs=$(ratio futurerun xargs)
 echo "futurerun / xargs    $vs_xargs  (rounds $(spread futurerun xargs))"
 echo "futurerun / C floor  $(ratio futurerun c-floor)  (rounds $(spread futurerun c-floor))"
+echo "CPU (jobs included): futurerun / xargs  $(ratio futurerun xargs 5)  (rounds $(spread futurerun xargs 5))"
 grep -q '^parallel-k ' "$WORK/data" && echo "GNU parallel -k / futurerun  $(ratio parallel-k futurerun)  (rounds $(spread parallel-k futurerun))"
 
 if [[ $QUICK == 1 ]]; then
@@ -87,8 +99,19 @@ done
 grep -q '^parallel-k ' "$WORK/data" && echo "futurerun throughput / GNU parallel -k  $(ratio parallel-k futurerun)"
 
 echo
+echo "## the same into a pipe read slowly (4 MiB every 20 ms)"
+slow_reader='while [ "$(head -c 4194304 | wc -c)" -gt 0 ]; do sleep 0.02; done'
+ROUNDS=1 rounds "futurerun=$FR -q -j$J < $WORK/big | { $slow_reader; }"
+printf 'futurerun    %8.1f s       peak %.1f MiB\n' "$(wall futurerun)" "$(rss futurerun)"
+
+echo
 echo "## memory: 1,000 and $BIG trivial jobs from stdin, -j$J"
-seq 1000 | sed 's/^/true /' >"$WORK/small"
-seq "$BIG" | sed 's/^/true /' >"$WORK/huge"
+# The last job counts futurerun's open descriptors and zombie children, as it runs.
+census() { printf '%s\n' "echo \$(ls /proc/\$PPID/fd | wc -l) \$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v p=\$PPID '\$4 == p && \$3 == \"Z\"' | wc -l) > $WORK/census.$1"; }
+{ seq 999 | sed 's/^/true /'; census small; } >"$WORK/small"
+{ seq $((BIG - 1)) | sed 's/^/true /'; census huge; } >"$WORK/huge"
 ROUNDS=1 rounds "small=$FR -q -j$J < $WORK/small" "huge=$FR -q -j$J < $WORK/huge"
 echo "peak RSS: 1,000 jobs $(rss small) MiB, $BIG jobs $(rss huge) MiB (ratio $(awk -v a="$(rss huge)" -v b="$(rss small)" 'BEGIN { printf "%.2f", a / b }'))"
+read -r fds_small zombies_small <"$WORK/census.small"
+read -r fds_huge zombies_huge <"$WORK/census.huge"
+echo "at the last job: open descriptors $fds_small vs $fds_huge, zombie children $zombies_small vs $zombies_huge"

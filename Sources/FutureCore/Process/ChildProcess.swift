@@ -1,7 +1,7 @@
 import CFutureShims
 import Glibc
 
-/// One spawned command, from `posix_spawn` to its result.
+/// One spawned command, from its spawn (`fr_spawn`: vfork and exec) to its result.
 // @unchecked Sendable: created and spawned on the thread that starts the command, which stops
 // touching its `var`s once it publishes the child in the engine's Mutex-guarded table (the lock
 // orders those writes before every later read); from then on the `var`s are read and written only

@@ -70,7 +70,7 @@ public struct Command: Sendable {
     }
 
     /// Starts the command on the shared ``ProcessEngine`` and returns its result's future. Never
-    /// blocks longer than a `posix_spawn`. Cancelling the future stops the process group.
+    /// blocks longer than the spawn. Cancelling the future stops the process group.
     public func run() -> Future<CommandResult> {
         ProcessEngine.shared.start(self).result
     }

@@ -8,7 +8,7 @@ public enum TerminationStatus: Sendable, Equatable, Hashable {
     case timedOut
     /// FutureCore stopped it (or never started it) because its future was cancelled.
     case cancelled
-    /// It never ran: `posix_spawn` failed with this errno (`ENOENT`: not found; `EACCES`: not
+    /// It never ran: the spawn failed with this errno (`ENOENT`: not found; `EACCES`: not
     /// executable).
     case failedToStart(errno: Int32)
 

@@ -17,13 +17,13 @@ public struct CommandRun: Sendable {
     public func cancel() { result.cancel() }
 }
 
-/// Runs commands as futures: spawns with `posix_spawn`, watches every child's exit (pidfd) and
+/// Runs commands as futures: spawns with `vfork` and `exec`, watches every child's exit (pidfd) and
 /// pipes from **one** event-loop thread, reaps with `wait4`, enforces timeouts, and resolves each
 /// command's future. No thread is blocked per child and no Dispatch hop is taken per child.
 ///
 /// ## Threading model
 /// - ``start(_:)`` spawns on the calling thread (any thread) and never blocks longer than the
-///   `posix_spawn`.
+///   spawn (until the child has called `exec`).
 /// - Output is read, children are reaped and futures resolved on the engine's own thread
 ///   ("futurecore-process-engine"). Callbacks registered inline on a command's future run there:
 ///   keep them short and never block in them (start the next command: yes; write to a terminal: no).
