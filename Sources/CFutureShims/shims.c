@@ -50,7 +50,7 @@ static int move_descriptor(int from, int to) {
 // exec, all while the parent waits. Here the child does only what futurerun needs, with the
 // parent's thread suspended (vfork) and every signal blocked until just before execve.
 int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], const char *cwd,
-             int stdin_fd, int stdout_fd, int stderr_fd, int extra_fd, const sigset_t *default_signals) {
+             int stdin_fd, int stdout_fd, int stderr_fd, const sigset_t *default_signals) {
     pthread_once(&handled_signals_once, find_handled_signals);
     sigset_t reset = handled_signals;
     if (default_signals) sigorset(&reset, &reset, default_signals);
@@ -69,8 +69,7 @@ int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], con
             if (sigismember(&reset, signo) == 1) sigaction(signo, &default_action, NULL);
         }
         if (setpgid(0, 0) == 0 && move_descriptor(stdin_fd, 0) == 0 && move_descriptor(stdout_fd, 1) == 0 &&
-            move_descriptor(stderr_fd, 2) == 0 && (extra_fd < 0 || move_descriptor(extra_fd, 3) == 0) &&
-            (!cwd || chdir(cwd) == 0) && sigprocmask(SIG_SETMASK, &none, NULL) == 0) {
+            move_descriptor(stderr_fd, 2) == 0 && (!cwd || chdir(cwd) == 0) && sigprocmask(SIG_SETMASK, &none, NULL) == 0) {
             execve(argv[0], (char *const *)argv, (char *const *)envp);
         }
         child_error = errno ? errno : ENOEXEC;
@@ -202,7 +201,11 @@ static void _Noreturn guard(int watch_fd, const int32_t *table, int32_t capacity
         dup2(null_fd, 2);
     }
     // Hold nothing of the parent's: a pipe kept open here would delay its reader's end of file.
-    if (syscall(SYS_close_range, 3U, ~0U, 0) != 0) {
+    long closed = -1;
+#ifdef SYS_close_range
+    closed = syscall(SYS_close_range, 3U, ~0U, 0);
+#endif
+    if (closed != 0) {
         for (int fd = 3; fd < 65536; fd++) close(fd);
     }
     sigset_t none;

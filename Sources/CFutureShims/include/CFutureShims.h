@@ -16,11 +16,11 @@ int fr_pidfd_open(pid_t pid);
 
 /// Spawns `argv[0]` (a path, no PATH search) with `envp`, in a new process group, with an empty
 /// signal mask and the signals in `default_signals` reset to SIG_DFL, stdin from `stdin_fd`, stdout to
-/// `stdout_fd`, stderr to `stderr_fd`, descriptor 3 from `extra_fd` unless it is -1, working
-/// directory `cwd` (NULL: inherit). Every other descriptor the child gets is one the caller left
-/// without O_CLOEXEC. Returns 0 and sets *pid, or an errno value (the child never ran).
+/// `stdout_fd`, stderr to `stderr_fd`, working directory `cwd` (NULL: inherit). Every other
+/// descriptor the child gets is one the caller left without O_CLOEXEC.
+/// Returns 0 and sets *pid, or an errno value (the child never ran).
 int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], const char *cwd,
-             int stdin_fd, int stdout_fd, int stderr_fd, int extra_fd, const sigset_t *default_signals);
+             int stdin_fd, int stdout_fd, int stderr_fd, const sigset_t *default_signals);
 
 /// `bytes` of zeroed memory shared with the processes this one forks (MAP_SHARED|MAP_ANONYMOUS).
 /// NULL on failure.

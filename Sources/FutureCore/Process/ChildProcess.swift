@@ -69,10 +69,10 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
             environment.withEnvironment(adding: command.environment) { envp in
                 if let directory = command.workingDirectory {
                     return directory.withCString { cwd in
-                        fr_spawn(&pid, argv, envp, cwd, stdin, out[1], err[1], -1, &signals)
+                        fr_spawn(&pid, argv, envp, cwd, stdin, out[1], err[1], &signals)
                     }
                 }
-                return fr_spawn(&pid, argv, envp, nil, stdin, out[1], err[1], -1, &signals)
+                return fr_spawn(&pid, argv, envp, nil, stdin, out[1], err[1], &signals)
             }
         }
         close(out[1])
