@@ -132,40 +132,63 @@ public final class CapturedOutput: Sendable {
     // MARK: Writing (engine thread)
 
     func append(_ bytes: [UInt8]) {
-        let waker: (@Sendable () -> Void)? = state.withLock { state in
+        let (waker, spill): ((@Sendable () -> Void)?, Spill?) = state.withLock { state in
             defer { state.total += bytes.count }
             if state.failure != nil {
                 state.lost += bytes.count
-                return state.waker
+                return (state.waker, nil)
             }
             state.chunks.append(bytes)
             state.memoryCount += bytes.count
-            if state.memoryCount > memoryLimit { spill(&state) }
-            return state.waker
+            return (state.waker, state.memoryCount > memoryLimit ? Spill(of: state) : nil)
         }
+        if let spill { write(spill) }
         waker?()
     }
 
-    /// Moves what is in memory to the file (streaming mode: only what is not yet consumed).
-    private func spill(_ state: inout State) {
-        do throws(SystemError) {
-            if state.file == nil { state.file = try SpillFile(in: spillDirectory) }
+    /// What is in memory and not yet in the file (streaming mode: only what is not consumed), and
+    /// where it goes in the file.
+    private struct Spill {
+        var writes: [(chunk: [UInt8], offset: Int)] = []
+        let end: Int
+        let file: SpillFile?
+
+        init(of state: State) {
             var position = state.memoryStart
             for chunk in state.chunks {
-                if !state.discardsConsumed || position + chunk.count > state.cursor {
-                    try state.file!.write(chunk, at: position)
-                }
+                if !state.discardsConsumed || position + chunk.count > state.cursor { writes.append((chunk, position)) }
                 position += chunk.count
             }
-            state.fileEnd = position
-            state.chunks = []
-            state.memoryStart = position
-            state.memoryCount = 0
+            end = position
+            file = state.file
+        }
+    }
+
+    /// Writes a spill to the file without holding the lock, so that a reader is never held up by
+    /// the disk (it finds those bytes in memory meanwhile), then drops them from memory. On the
+    /// engine's thread, the only writer.
+    private func write(_ spill: Spill) {
+        var file = spill.file
+        do throws(SystemError) {
+            if file == nil { file = try SpillFile(in: spillDirectory) }
+            for write in spill.writes { try file!.write(write.chunk, at: write.offset) }
+            state.withLock { state in
+                state.file = file
+                state.fileEnd = spill.end
+                while let first = state.chunks.first, state.memoryStart + first.count <= spill.end {
+                    state.chunks.removeFirst()
+                    state.memoryStart += first.count
+                    state.memoryCount -= first.count
+                }
+            }
         } catch {
-            state.failure = error
-            state.lost += state.memoryCount
-            state.chunks = []
-            state.memoryCount = 0
+            state.withLock { state in
+                state.file = file
+                state.failure = error
+                state.lost += state.memoryCount
+                state.chunks = []
+                state.memoryCount = 0
+            }
         }
     }
 
