@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -191,9 +192,12 @@ static int any_group(const int32_t *table, int32_t capacity) {
     return 0;
 }
 
-// The guardian's whole life, in the forked child: system calls only.
+// The guardian's whole life, in the child: system calls only, no allocation. It shares this
+// process's memory, so its errno is the starting thread's: it sets it only if a system call fails,
+// which after its first steps happens only on a signal sent to the guardian itself.
 static void _Noreturn guard(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms) {
     setpgid(0, 0);
+    prctl(PR_SET_NAME, "futurerun-guard");  // its name in ps and top (argv is this process's)
     int null_fd = open("/dev/null", O_RDWR);
     if (watch_fd != 0) dup2(watch_fd, 0);
     if (null_fd >= 0) {
@@ -225,10 +229,34 @@ static void _Noreturn guard(int watch_fd, const int32_t *table, int32_t capacity
     _exit(0);
 }
 
-pid_t fr_fork_guardian(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms) {
-    // _Fork: fork without atfork handlers (the runtime's would take locks a thread may hold).
-    pid_t child = _Fork();
-    if (child == 0) guard(watch_fd, table, capacity, grace_ms);
+struct guardian_start {
+    int watch_fd;
+    const int32_t *table;
+    int32_t capacity;
+    int grace_ms;
+};
+
+static int guardian_main(void *argument) {
+    const struct guardian_start *start = argument;
+    guard(start->watch_fd, start->table, start->capacity, start->grace_ms);
+}
+
+pid_t fr_start_guardian(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms) {
+    // A process of its own (its own descriptors, process group and signal mask) in this process's
+    // memory, on a stack of its own: no page tables to copy and no copy-on-write faults afterwards,
+    // as a fork would cost. The memory stays alive while it runs, after this process is gone too.
+    enum { stack_size = 64 * 1024 };
+    char *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) return -1;
+    // At the top of its stack, where nothing else writes: the child reads it once, at its start.
+    struct guardian_start *start = (struct guardian_start *)(stack + stack_size) - 1;
+    *start = (struct guardian_start){watch_fd, table, capacity, grace_ms};
+    pid_t child = clone(guardian_main, (void *)((uintptr_t)start & ~(uintptr_t)15), CLONE_VM | SIGCHLD, start);
+    if (child < 0) {
+        int saved = errno;
+        munmap(stack, stack_size);
+        errno = saved;
+    }
     return child;
 }
 

@@ -242,8 +242,8 @@ func eventually(_ condition: () -> Bool) -> Bool {
     }
 
     @Test func aGuardianStopsTheGroupsStillWatchedWhenItsOwnerIsGone() throws {
-        // A real guardian process, forked here, and a real job in a group of its own; the
-        // guardian learns of the job through shared memory, after the fork.
+        // A real guardian process, started here, and a real job in a group of its own; the
+        // guardian learns of the job through shared memory, after its start.
         let victim = ProcessEngine.shared.start(sh("echo $$; exec sleep 30"))
         #expect(eventually { text(victim.stdout).hasSuffix("\n") })
         let group = try #require(Int32(text(victim.stdout).dropLast()))

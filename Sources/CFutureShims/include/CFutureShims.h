@@ -22,21 +22,21 @@ int fr_pidfd_open(pid_t pid);
 int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], const char *cwd,
              int stdin_fd, int stdout_fd, int stderr_fd, const sigset_t *default_signals);
 
-/// `bytes` of zeroed memory shared with the processes this one forks (MAP_SHARED|MAP_ANONYMOUS).
-/// NULL on failure.
+/// `bytes` of zeroed memory shared with the processes this one starts (MAP_SHARED|MAP_ANONYMOUS),
+/// which the guardian reads. NULL on failure.
 int32_t *fr_map_shared_anonymous(size_t bytes);
 /// Atomic store (release) and load (acquire) of a 32-bit word that another process maps too.
 void fr_store_shared(int32_t *word, int32_t value);
 int32_t fr_load_shared(const int32_t *word);
 
-/// Forks the guardian: a copy of this process, in a process group of its own, with no descriptor
-/// but `watch_fd` (as stdin) and /dev/null. It waits for `watch_fd`, the read end of a pipe whose
-/// write end only this process holds, to reach its end (this process exited or was killed); then
-/// it sends SIGTERM to every process group in `table` (entry 0: how many entries follow; 0 and 1
-/// are skipped), waits `grace_ms`, sends SIGKILL, and exits. The child runs only system calls
-/// (no atfork handlers, no allocation), so this is safe from a multithreaded process.
-/// Returns the guardian's pid, or -1 with errno.
-pid_t fr_fork_guardian(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms);
+/// Starts the guardian: a process of its own (clone with CLONE_VM: this process's memory, its own
+/// stack, descriptors and process group), holding no descriptor but `watch_fd` (as stdin) and
+/// /dev/null. It waits for `watch_fd`, the read end of a pipe whose write end only this process
+/// holds, to reach its end (this process exited or was killed); then it sends SIGTERM to every
+/// process group in `table` (entry 0: how many entries follow; 0 and 1 are skipped), waits
+/// `grace_ms`, sends SIGKILL, and exits. It runs only system calls (no allocation, no locks), so
+/// this is safe from a multithreaded process. Returns the guardian's pid, or -1 with errno.
+pid_t fr_start_guardian(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms);
 
 /// Wait-status decoding (the W* macros).
 int fr_wifexited(int status);

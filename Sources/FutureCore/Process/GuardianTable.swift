@@ -1,8 +1,7 @@
 import CFutureShims
 import Synchronization
 
-/// The process groups a guardian must stop, in memory this process shares with its forked
-/// guardian. Entry 0 holds how many entries have ever been used; entries from 1 hold a group id,
+/// The process groups a guardian must stop, in memory this process shares with its guardian. Entry 0 holds how many entries have ever been used; entries from 1 hold a group id,
 /// or 0 when free. Recording or clearing a group is one atomic store: no system call and no
 /// wake-up of the guardian per job.
 ///
@@ -13,7 +12,7 @@ import Synchronization
 public final class GuardianTable: @unchecked Sendable {  // safe: see the comment above
     /// Entries available for groups (one fewer than the mapping holds).
     public let capacity: Int
-    /// The shared words, for the guardian (``fr_fork_guardian``).
+    /// The shared words, for the guardian (``fr_start_guardian``).
     let words: UnsafeMutablePointer<Int32>
     private let free = Mutex<(released: [Int32], used: Int32)>(([], 0))
 

@@ -1,9 +1,9 @@
 import CFutureShims
 import Glibc
 
-/// A separate process that outlives this one just long enough to stop its children. It is a fork
-/// of this process (no exec: it costs a `fork`, not a second program start), shares a
-/// ``GuardianTable`` of the children's process groups with it, and holds the read end of a pipe
+/// A separate process that outlives this one just long enough to stop its children. It runs in
+/// this process's memory (`clone` with `CLONE_VM`: no exec, no second program start, no page
+/// tables copied), reads the ``GuardianTable`` of the children's process groups, and holds the read end of a pipe
 /// whose write end only this process holds. When the pipe closes (this process exited or was
 /// killed, even by SIGKILL) it sends SIGTERM, then after ``grace`` SIGKILL, to every group still in
 /// the table. Without it, a `kill -9` of the parent would leave its jobs running.
@@ -20,13 +20,13 @@ final class ProcessGuardian: Sendable {
     /// the guardian's signal.
     private let pipe: Int32
 
-    /// Forks the guardian. `nil` if it cannot be started.
+    /// Starts the guardian. `nil` if it cannot be started.
     init?() {
         guard let table = GuardianTable() else { return nil }
         var fds: [Int32] = [-1, -1]
         guard fr_pipe_cloexec(&fds, 0) == 0 else { return nil }
         let milliseconds = Int32(Self.grace.components.seconds * 1000 + Self.grace.components.attoseconds / 1_000_000_000_000_000)
-        let pid = fr_fork_guardian(fds[0], table.words, Int32(table.capacity), milliseconds)
+        let pid = fr_start_guardian(fds[0], table.words, Int32(table.capacity), milliseconds)
         close(fds[0])
         guard pid > 0 else {
             close(fds[1])
