@@ -3,8 +3,8 @@ import Glibc
 
 /// A separate process that outlives this one just long enough to stop its children. It runs in
 /// this process's memory (`clone` with `CLONE_VM`: no exec, no second program start, no page
-/// tables copied), reads the ``GuardianTable`` of the children's process groups, and holds the read end of a pipe
-/// whose write end only this process holds. When the pipe closes (this process exited or was
+/// tables copied), reads the ``GuardianTable`` of the children's process groups, and holds the
+/// read end of a pipe whose write end only this process holds. When the pipe closes (this process exited or was
 /// killed, even by SIGKILL) it sends SIGTERM, then after ``grace`` SIGKILL, to every group still in
 /// the table. Without it, a `kill -9` of the parent would leave its jobs running.
 ///
