@@ -220,6 +220,19 @@ func eventually(_ condition: () -> Bool) -> Bool {
         #expect(second.value.result.value.status == .cancelled)
         #expect(first.value.result.value.status == .exited(0))
     }
+
+    @Test func aStoppedPoolStillStartsWhatItAdmitsButOnlyInSlotsFreeAtTheStop() {
+        let pool = CommandPool(width: 3)
+        let running = pool.submit(sh("sleep 0.3"))
+        pool.stopStarting(admitting: 5)  // two slots are free: two are admitted, not five
+        #expect(pool.admitsMore)
+        let admitted = [pool.submit(sh("exit 4")), pool.submit(sh("exit 5"))]
+        #expect(!pool.admitsMore)
+        let refused = pool.submit(sh("echo never"))
+        #expect(admitted.map { $0.value.result.value.status } == [.exited(4), .exited(5)])
+        #expect(refused.value.result.value.status == .cancelled)
+        #expect(running.value.result.value.status == .exited(0))
+    }
 }
 
 @Suite struct GuardianTables {

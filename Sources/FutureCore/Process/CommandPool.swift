@@ -24,6 +24,8 @@ public final class CommandPool: Sendable {
         var queueHead = 0
         var nextID: UInt64 = 0
         var stopped = false
+        /// Submissions still taken after ``stopStarting(admitting:)``.
+        var admitting = 0
         /// Slots given back, smallest last; slots above `highestSlot` were never used.
         var freeSlots: [Int] = []
         var highestSlot = 0
@@ -39,9 +41,9 @@ public final class CommandPool: Sendable {
             freeSlots.insert(slot, at: index)
         }
 
-        mutating func popStartable() -> [(Queued, slot: Int)] {
+        mutating func popStartable(evenIfStopped: Bool = false) -> [(Queued, slot: Int)] {
             var starts: [(Queued, slot: Int)] = []
-            while !stopped, running < width, queueHead < queue.count {
+            while !stopped || evenIfStopped, running < width, queueHead < queue.count {
                 starts.append((queue[queueHead], takeSlot()))
                 queueHead += 1
                 running += 1
@@ -100,10 +102,12 @@ public final class CommandPool: Sendable {
     ) -> Future<CommandRun> {
         let promise = Promise<CommandRun, Never>()
         let queued: (id: UInt64, starts: [(Queued, slot: Int)])? = state.withLock { state in
-            guard !state.stopped else { return nil }
+            let admitted = state.stopped && state.admitting > 0
+            guard !state.stopped || admitted else { return nil }
+            if admitted { state.admitting -= 1 }
             state.nextID += 1
             state.queue.append(Queued(id: state.nextID, build: build, promise: promise, onFinish: onFinish))
-            return (state.nextID, state.popStartable())
+            return (state.nextID, state.popStartable(evenIfStopped: admitted))
         }
         guard let (id, starts) = queued else {
             promise.succeed(engine.neverStarted(build(0)))
@@ -114,11 +118,19 @@ public final class CommandPool: Sendable {
         return promise.future
     }
 
+    /// Whether ``submit(_:onFinish:)`` still takes commands.
+    public var admitsMore: Bool { state.withLock { !$0.stopped || $0.admitting > 0 } }
+
     /// Starts nothing more: commands still queued resolve at once as cancelled, never run. Running
     /// ones go on (cancel their futures to stop them).
-    public func stopStarting() {
+    ///
+    /// - Parameter admitting: how many more submissions still start, in slots free now (GNU
+    ///   parallel's `--halt soon`: the jobs that would already be running had they been submitted
+    ///   sooner still run). Each takes a free slot when it is submitted, or is not started.
+    public func stopStarting(admitting: Int = 0) {
         let withdrawn = state.withLock { state in
             state.stopped = true
+            state.admitting = max(0, min(admitting, state.width - state.running))
             defer { state.queue = []; state.queueHead = 0 }
             return Array(state.queue[state.queueHead...])
         }

@@ -103,7 +103,7 @@ public final class Scheduler: Sendable {
         var lastStart: ContinuousClock.Instant?
         while true {
             window.acquire()
-            guard !counters.withLock({ $0.halted }), let job = source.next() else { break }
+            guard !counters.withLock({ $0.halted }) || pool.admitsMore, let job = source.next() else { break }
             let ticket = JobTicket(job: job)
             tickets.send(ticket)
             if let delay = settings.delay {
@@ -239,7 +239,9 @@ public final class Scheduler: Sendable {
             return triggered
         }
         guard decision else { return }
-        pool.stopStarting()
+        // Soon: the jobs that would be running now, had the scheduler handed them over before
+        // this one ended, still run, as under GNU parallel; the slot of this one is not refilled.
+        pool.stopStarting(admitting: halt.urgency == .soon ? pool.width - pool.running : 0)
         if halt.urgency == .now {
             let running = counters.withLock { $0.running.values.map(\.run) }
             for run in running { run.cancel() }
