@@ -174,22 +174,19 @@ int32_t *fr_map_shared_anonymous(size_t bytes) {
 void fr_store_shared(int32_t *word, int32_t value) { __atomic_store_n(word, value, __ATOMIC_RELEASE); }
 int32_t fr_load_shared(const int32_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
 
-static void signal_groups(const int32_t *table, int32_t capacity, int signo) {
+// Sends `signo` to every group in the table; returns whether there was any.
+static int signal_groups(const int32_t *table, int32_t capacity, int signo) {
     int32_t used = fr_load_shared(table);
     if (used > capacity) used = capacity;
+    int any = 0;
     for (int32_t entry = 1; entry <= used; entry++) {
         int32_t group = fr_load_shared(table + entry);
-        if (group > 1) kill(-group, signo);
+        if (group > 1) {
+            kill(-group, signo);
+            any = 1;
+        }
     }
-}
-
-static int any_group(const int32_t *table, int32_t capacity) {
-    int32_t used = fr_load_shared(table);
-    if (used > capacity) used = capacity;
-    for (int32_t entry = 1; entry <= used; entry++) {
-        if (fr_load_shared(table + entry) > 1) return 1;
-    }
-    return 0;
+    return any;
 }
 
 // The guardian's whole life, in the child: system calls only, no allocation. It shares this
@@ -220,8 +217,7 @@ static void _Noreturn guard(int watch_fd, const int32_t *table, int32_t capacity
         ssize_t count = read(0, &byte, 1);
         if (count == 0 || (count < 0 && errno != EINTR)) break;
     }
-    if (any_group(table, capacity)) {
-        signal_groups(table, capacity, SIGTERM);
+    if (signal_groups(table, capacity, SIGTERM)) {
         struct timespec pause = {.tv_sec = grace_ms / 1000, .tv_nsec = (long)(grace_ms % 1000) * 1000000L};
         while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {}
         signal_groups(table, capacity, SIGKILL);

@@ -225,7 +225,7 @@ func eventually(_ condition: () -> Bool) -> Bool {
     @Test func aStoppedPoolStillStartsWhatItAdmitsButOnlyInSlotsFreeAtTheStop() {
         let pool = CommandPool(width: 3)
         let running = pool.submit(sh("sleep 0.3"))
-        pool.stopStarting(admitting: 5)  // two slots are free: two are admitted, not five
+        pool.stopStarting(admittingFreeSlots: true)  // two slots are free: two are admitted
         #expect(pool.admitsMore)
         let admitted = [pool.submit(sh("exit 4")), pool.submit(sh("exit 5"))]
         #expect(!pool.admitsMore)

@@ -88,8 +88,9 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         return nil
     }
 
-    /// Whether the child has exited, without reaping it (its group id stays ours). Never blocks.
-    var hasEnded: Bool { pid > 0 && fr_has_exited(pid) != 0 }
+    /// Whether the child has exited and waits to be reaped (checked without reaping it, so its group
+    /// id stays ours). Never blocks. ``hasExited`` says whether it has been reaped.
+    var isZombie: Bool { pid > 0 && fr_has_exited(pid) != 0 }
 
     /// Reaps the child if it has exited (never blocks). Returns whether it has.
     func reap() -> Bool {

@@ -24,27 +24,15 @@ public final class CommandPool: Sendable {
         var queueHead = 0
         var nextID: UInt64 = 0
         var stopped = false
-        /// Submissions still taken after ``stopStarting(admitting:)``.
+        /// Submissions still taken after ``stopStarting(admittingFreeSlots:)``.
         var admitting = 0
-        /// Slots given back, smallest last; slots above `highestSlot` were never used.
-        var freeSlots: [Int] = []
-        var highestSlot = 0
-
-        mutating func takeSlot() -> Int {
-            if let slot = freeSlots.popLast() { return slot }
-            highestSlot += 1
-            return highestSlot
-        }
-
-        mutating func returnSlot(_ slot: Int) {
-            let index = freeSlots.firstIndex { $0 < slot } ?? freeSlots.endIndex
-            freeSlots.insert(slot, at: index)
-        }
+        /// Slots: the smallest free one goes to the next command.
+        var slots = NumberPool()
 
         mutating func popStartable(evenIfStopped: Bool = false) -> [(Queued, slot: Int)] {
             var starts: [(Queued, slot: Int)] = []
             while !stopped || evenIfStopped, running < width, queueHead < queue.count {
-                starts.append((queue[queueHead], takeSlot()))
+                starts.append((queue[queueHead], slots.take()!))  // no limit: never nil
                 queueHead += 1
                 running += 1
             }
@@ -124,13 +112,14 @@ public final class CommandPool: Sendable {
     /// Starts nothing more: commands still queued resolve at once as cancelled, never run. Running
     /// ones go on (cancel their futures to stop them).
     ///
-    /// - Parameter admitting: how many more submissions still start, in slots free now (GNU
-    ///   parallel's `--halt soon`: the jobs that would already be running had they been submitted
-    ///   sooner still run). Each takes a free slot when it is submitted, or is not started.
-    public func stopStarting(admitting: Int = 0) {
+    /// - Parameter admittingFreeSlots: whether as many more submissions as there are free slots
+    ///   now still start, each in one of them (GNU parallel's `--halt soon`: the jobs that would
+    ///   already be running had they been submitted sooner still run). A command that is ending,
+    ///   called from its `onFinish`, still holds its slot: that one is not refilled.
+    public func stopStarting(admittingFreeSlots: Bool = false) {
         let withdrawn = state.withLock { state in
             state.stopped = true
-            state.admitting = max(0, min(admitting, state.width - state.running))
+            state.admitting = admittingFreeSlots ? max(0, state.width - state.running) : 0
             defer { state.queue = []; state.queueHead = 0 }
             return Array(state.queue[state.queueHead...])
         }
@@ -154,7 +143,7 @@ public final class CommandPool: Sendable {
             queued.onFinish?(outcome.get())
             let starts = state.withLock { state in
                 state.running -= 1
-                state.returnSlot(slot)
+                state.slots.giveBack(slot)
                 return state.popStartable()
             }
             for (queued, slot) in starts { start(queued, slot: slot) }

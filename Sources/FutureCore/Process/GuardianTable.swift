@@ -1,37 +1,37 @@
 import CFutureShims
 import Synchronization
 
-/// The process groups a guardian must stop, in memory this process shares with its guardian. Entry 0 holds how many entries have ever been used; entries from 1 hold a group id,
-/// or 0 when free. Recording or clearing a group is one atomic store: no system call and no
+/// The process groups a guardian must stop, in memory this process shares with its guardian.
+/// Entry 0 holds how many entries have ever been used; entries from 1 hold a group id, or 0 when
+/// free. Recording or clearing a group is one atomic store: no system call and no
 /// wake-up of the guardian per job.
 ///
 /// The mapping is as large as ``capacity`` entries but only the pages of entries ever used take
 /// memory, and entries are reused smallest first. A table lives as long as its process.
 // @unchecked Sendable: the mapped words are only read and written with atomic loads and stores
 // (in C, as the guardian process sees them), and the free list is behind a Mutex.
-public final class GuardianTable: @unchecked Sendable {  // safe: see the comment above
+final class GuardianTable: @unchecked Sendable {  // safe: see the comment above
     /// Entries available for groups (one fewer than the mapping holds).
-    public let capacity: Int
+    let capacity: Int
     /// The shared words, for the guardian (``fr_start_guardian``).
     let words: UnsafeMutablePointer<Int32>
-    private let free = Mutex<(released: [Int32], used: Int32)>(([], 0))
+    private let entries: Mutex<NumberPool>
 
     /// Creates the table for `capacity` groups. `nil` if the system gives no shared memory.
-    public init?(capacity: Int = 1 << 20) {
+    init?(capacity: Int = 1 << 20) {
         guard let words = fr_map_shared_anonymous((capacity + 1) * MemoryLayout<Int32>.stride) else { return nil }
         self.capacity = capacity
         self.words = words
+        self.entries = Mutex(NumberPool(limit: capacity))
     }
 
     /// Records `group`; returns its entry for ``clear(_:)``, or `nil` when the table is full (that
     /// group is then not guarded). Any thread, never blocks.
-    public func record(_ group: pid_t) -> Int32? {
-        let entry: Int32? = free.withLock { free in
-            if let reused = free.released.popLast() { return reused }
-            guard free.used < capacity else { return nil }
-            free.used += 1
-            fr_store_shared(words, free.used)
-            return free.used
+    func record(_ group: pid_t) -> Int32? {
+        let entry: Int32? = entries.withLock { entries in
+            guard let entry = entries.take() else { return nil }
+            fr_store_shared(words, Int32(entries.highest))
+            return Int32(entry)
         }
         guard let entry else { return nil }
         fr_store_shared(words + Int(entry), group)
@@ -39,16 +39,13 @@ public final class GuardianTable: @unchecked Sendable {  // safe: see the commen
     }
 
     /// Clears an entry ``record(_:)`` returned: its group has ended. Any thread, never blocks.
-    public func clear(_ entry: Int32) {
+    func clear(_ entry: Int32) {
         fr_store_shared(words + Int(entry), 0)
-        free.withLock { free in
-            let index = free.released.firstIndex { $0 < entry } ?? free.released.endIndex
-            free.released.insert(entry, at: index)
-        }
+        entries.withLock { $0.giveBack(Int(entry)) }
     }
 
     /// The groups recorded and not cleared, as the guardian sees them.
-    public var groups: [pid_t] {
+    var groups: [pid_t] {
         let used = min(Int(fr_load_shared(words)), capacity)
         guard used > 0 else { return [] }
         return (1...used).map { fr_load_shared(words + $0) }.filter { $0 > 1 }

@@ -254,7 +254,7 @@ public final class ProcessEngine: Sendable {
             guard !child.streamsOpen else { return }
             if child.hasExited {
                 finish(child)
-            } else if child.hasEnded {
+            } else if child.isZombie {
                 // A child's pipes close as it exits, just before its exit is reported: it is
                 // usually a zombie by now. Handling its exit here saves a second wake-up.
                 handleExit(child, buffer)
@@ -264,9 +264,9 @@ public final class ProcessEngine: Sendable {
     }
 
     /// Takes the child's descriptor for `stream` out of the epoll set, then closes it. Closing alone
-    /// is not enough: a child being spawned on another thread holds a copy of our descriptors until
-    /// its `exec`, and epoll keeps reporting a closed descriptor whose file is still open somewhere,
-    /// which would spin this loop for that long.
+    /// is not enough: epoll keeps reporting a closed descriptor whose file is still open elsewhere
+    /// (a child being spawned holds copies of our descriptors until its `exec`), which spun this
+    /// loop for that long.
     private func release(_ child: ChildProcess, _ stream: ChildProcess.Stream) {
         let fd = child.takeDescriptor(stream)
         guard fd >= 0 else { return }
@@ -308,7 +308,9 @@ public final class ProcessEngine: Sendable {
         guard processes.withLock({ $0.removeValue(forKey: child.id) }) != nil else { return }
         child.stdout.markFinished()
         child.stderr.markFinished()
-        for stream in [ChildProcess.Stream.exit, .stdout, .stderr] { release(child, stream) }
+        release(child, .exit)
+        release(child, .stdout)
+        release(child, .stderr)
         if let entry = child.guardianEntry { guardian.withLock { $0 }?.forget(entry) }
         child.promise.succeed(child.result())
         afterThisTurn {

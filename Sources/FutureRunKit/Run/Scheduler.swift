@@ -75,11 +75,11 @@ public final class Scheduler: Sendable {
 
     /// Stops the run: starts nothing more and stops running jobs (TERM, KILL after the grace period).
     public func stopAll() {
+        pool.stopStarting()  // first: the scheduler thread hands nothing more over from now on
         let running = counters.withLock { counters in
             counters.halted = true
             return counters.running.values.map(\.run)
         }
-        pool.stopStarting()
         for run in running { run.cancel() }
     }
 
@@ -103,7 +103,8 @@ public final class Scheduler: Sendable {
         var lastStart: ContinuousClock.Instant?
         while true {
             window.acquire()
-            guard !counters.withLock({ $0.halted }) || pool.admitsMore, let job = source.next() else { break }
+            // Every halt stops the pool; after `--halt soon` it still admits jobs for its free slots.
+            guard pool.admitsMore, let job = source.next() else { break }
             let ticket = JobTicket(job: job)
             tickets.send(ticket)
             if let delay = settings.delay {
@@ -241,7 +242,7 @@ public final class Scheduler: Sendable {
         guard decision else { return }
         // Soon: the jobs that would be running now, had the scheduler handed them over before
         // this one ended, still run, as under GNU parallel; the slot of this one is not refilled.
-        pool.stopStarting(admitting: halt.urgency == .soon ? pool.width - pool.running : 0)
+        pool.stopStarting(admittingFreeSlots: halt.urgency == .soon)
         if halt.urgency == .now {
             let running = counters.withLock { $0.running.values.map(\.run) }
             for run in running { run.cancel() }
