@@ -46,6 +46,22 @@ import Testing
         #expect(run.status == 1)
     }
 
+    @Test func aJobsSpillFileIsFreedOnceTheJobIsPrinted() {
+        // Job 2 outputs 2 MB while job 1 runs: held in a spill file until its turn. Job 3 starts
+        // after job 1 and waits for futurerun to hold no spill file; disk use must not grow with
+        // the run.
+        let scratch = Scratch()
+        let jobs = [
+            "sleep 0.3",
+            "head -c 2000000 /dev/zero",
+            "for i in $(seq 30); do n=$(ls -l /proc/$PPID/fd | grep -c \"$TMPDIR\"); [ $n = 0 ] && break; sleep 0.1; done; echo spill files open: $n",
+        ]
+        let run = futurerun(["-q", "-j2"], stdin: jobs.joined(separator: "\n") + "\n", environment: [("TMPDIR", scratch.path)])
+        #expect(run.status == 0)
+        #expect(run.stdout.count == 2_000_000 + "spill files open: 0\n".utf8.count)
+        #expect(run.out.hasSuffix("spill files open: 0\n"))
+    }
+
     @Test func emptyInputRunsNothingAndSucceeds() {
         let run = futurerun(["-q"], stdin: "")
         #expect(run.status == 0)

@@ -17,22 +17,9 @@ public final class JobPool: Executor {
     private struct State {
         var width: Int
         var running = 0
-        var queue: [(@Sendable () -> Void)?] = []
-        var queueHead = 0
+        var queue = FIFO<@Sendable () -> Void>()
         /// Parked idle workers, each waiting on its own semaphore for a hand-off.
         var idle: [Worker] = []
-
-        mutating func popWork() -> (@Sendable () -> Void)? {
-            guard queueHead < queue.count else { return nil }
-            let work = queue[queueHead]
-            queue[queueHead] = nil
-            queueHead += 1
-            if queueHead > 64, queueHead * 2 > queue.count {
-                queue.removeFirst(queueHead)
-                queueHead = 0
-            }
-            return work
-        }
     }
 
     /// An idle thread waiting for work.
@@ -79,7 +66,7 @@ public final class JobPool: Executor {
     /// Pops as many queued items as free slots allow, pairing each with an idle worker if any.
     private func takeStartable(_ state: inout State) -> [(work: @Sendable () -> Void, worker: Worker?)] {
         var starts: [(work: @Sendable () -> Void, worker: Worker?)] = []
-        while state.running < state.width, let work = state.popWork() {
+        while state.running < state.width, let work = state.queue.popFirst() {
             state.running += 1
             starts.append((work, state.idle.popLast()))
         }
@@ -105,7 +92,7 @@ public final class JobPool: Executor {
             Current.$pool.withValue(self) { work() }
             next = state.withLock { state in
                 state.running -= 1
-                guard state.running < state.width, let work = state.popWork() else {
+                guard state.running < state.width, let work = state.queue.popFirst() else {
                     state.idle.append(me)
                     return nil
                 }

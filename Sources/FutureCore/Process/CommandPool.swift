@@ -20,8 +20,7 @@ public final class CommandPool: Sendable {
     private struct State {
         var width: Int
         var running = 0
-        var queue: [Queued] = []
-        var queueHead = 0
+        var queue = FIFO<Queued>()
         var nextID: UInt64 = 0
         var stopped = false
         /// Submissions still taken after ``stopStarting(admittingFreeSlots:)``.
@@ -31,14 +30,9 @@ public final class CommandPool: Sendable {
 
         mutating func popStartable(evenIfStopped: Bool = false) -> [(Queued, slot: Int)] {
             var starts: [(Queued, slot: Int)] = []
-            while !stopped || evenIfStopped, running < width, queueHead < queue.count {
-                starts.append((queue[queueHead], slots.take()!))  // no limit: never nil
-                queueHead += 1
+            while !stopped || evenIfStopped, running < width, let next = queue.popFirst() {
+                starts.append((next, slots.take()!))  // no limit: never nil
                 running += 1
-            }
-            if queueHead > 64, queueHead * 2 > queue.count {
-                queue.removeFirst(queueHead)
-                queueHead = 0
             }
             return starts
         }
@@ -69,7 +63,7 @@ public final class CommandPool: Sendable {
     public var running: Int { state.withLock { $0.running } }
 
     /// Commands submitted and not yet started.
-    public var queued: Int { state.withLock { $0.queue.count - $0.queueHead } }
+    public var queued: Int { state.withLock { $0.queue.count } }
 
     /// Queues `command`; starts it now if a slot is free. Never blocks. Cancelling the returned
     /// future before the start withdraws the command; after it, stops the process.
@@ -120,17 +114,13 @@ public final class CommandPool: Sendable {
         let withdrawn = state.withLock { state in
             state.stopped = true
             state.admitting = admittingFreeSlots ? max(0, state.width - state.running) : 0
-            defer { state.queue = []; state.queueHead = 0 }
-            return Array(state.queue[state.queueHead...])
+            return state.queue.removeAll()
         }
         for queued in withdrawn { queued.promise.tryComplete(.success(engine.neverStarted(queued.build(0)))) }
     }
 
     private func withdraw(_ id: UInt64) {
-        let withdrawn: Queued? = state.withLock { state in
-            guard let index = state.queue[state.queueHead...].firstIndex(where: { $0.id == id }) else { return nil }
-            return state.queue.remove(at: index)
-        }
+        let withdrawn = state.withLock { $0.queue.remove { $0.id == id } }
         if let withdrawn { withdrawn.promise.tryComplete(.success(engine.neverStarted(withdrawn.build(0)))) }
     }
 

@@ -1,12 +1,13 @@
+import FutureCore
 import Dispatch
 import Synchronization
 
 /// An unbounded first-in first-out hand-over between threads, with an end. Bounds come from the
-/// producer (the scheduler's window), not from here.
+/// producer (the scheduler's window), not from here. A received element is let go at once: a
+/// job's ticket holds its output, spill files included, which must not outlive its printing.
 final class Channel<Element: Sendable>: Sendable {
     private struct State {
-        var items: [Element] = []
-        var head = 0
+        var items = FIFO<Element>()
         var closed = false
     }
 
@@ -35,24 +36,15 @@ final class Channel<Element: Sendable>: Sendable {
     func receive() -> Element? {
         while true {
             if let element = tryReceive() { return element }
-            if state.withLock({ $0.closed && $0.head == $0.items.count }) { return nil }
+            if state.withLock({ $0.closed && $0.items.isEmpty }) { return nil }
             available.wait()
         }
     }
 
     /// The next element if one is there. Never blocks.
     func tryReceive() -> Element? {
-        state.withLock { state in
-            guard state.head < state.items.count else { return nil }
-            let element = state.items[state.head]
-            state.head += 1
-            if state.head > 256, state.head * 2 > state.items.count {
-                state.items.removeFirst(state.head)
-                state.head = 0
-            }
-            return element
-        }
+        state.withLock { $0.items.popFirst() }
     }
 
-    var isFinished: Bool { state.withLock { $0.closed && $0.head == $0.items.count } }
+    var isFinished: Bool { state.withLock { $0.closed && $0.items.isEmpty } }
 }
