@@ -8,7 +8,7 @@ import Synchronization
 /// The process engine's thread appends; any thread reads. ``read(from:maxCount:)`` and ``bytes()``
 /// never block on the writer (a spilled part is read from the file outside the lock). A reader that
 /// wants to wait for more registers a waker with ``setWaker(_:)``: it is called, on the engine's
-/// thread, after every append and at the end.
+/// thread, after each batch of appends (what one pipe had ready) and at the end.
 ///
 /// Memory stays under the limit: past it, what is in memory goes to the file. In *streaming* mode
 /// (``discardConsumed()``), bytes a reader has consumed with ``consume(maxCount:)`` are dropped
@@ -119,7 +119,7 @@ public final class CapturedOutput: Sendable {
         state.withLock { $0.finished && $0.cursor >= $0.total - $0.lost }
     }
 
-    /// Calls `waker` (on the engine's thread) after each append and at the end; at once if already
+    /// Calls `waker` (on the engine's thread) after each batch of appends and at the end; at once if already
     /// finished. Replaces an earlier waker.
     public func setWaker(_ waker: @escaping @Sendable () -> Void) {
         let finished = state.withLock { state in
@@ -131,36 +131,56 @@ public final class CapturedOutput: Sendable {
 
     // MARK: Writing (engine thread)
 
+    /// Adds bytes; the reader is woken by ``wakeReader()`` once the batch is in.
     func append(_ bytes: [UInt8]) {
-        let (waker, spill): ((@Sendable () -> Void)?, Spill?) = state.withLock { state in
+        let spill: Spill? = state.withLock { state in
             defer { state.total += bytes.count }
             if state.failure != nil {
                 state.lost += bytes.count
-                return (state.waker, nil)
+                return nil
             }
             state.chunks.append(bytes)
             state.memoryCount += bytes.count
-            return (state.waker, state.memoryCount > memoryLimit ? Spill(of: state) : nil)
+            return state.memoryCount > memoryLimit ? Spill(of: state) : nil
         }
         if let spill { write(spill) }
-        waker?()
+    }
+
+    /// Calls the waker: a batch of appends is in. One wake-up per batch, not per append, halves
+    /// the reader's wake-ups for a stream written a few KiB at a time.
+    func wakeReader() {
+        state.withLock { $0.waker }?()
     }
 
     /// What is in memory and not yet in the file (streaming mode: only what is not consumed), and
-    /// where it goes in the file.
+    /// where it goes in the file: the chunks, in order and contiguous, so that one `pwrite` takes
+    /// them all (a pipe is read in pieces of a few KiB; a write each cost 8× as much).
     private struct Spill {
-        var writes: [(chunk: [UInt8], offset: Int)] = []
+        var chunks: [[UInt8]] = []
+        var offset: Int
         let end: Int
         let file: SpillFile?
 
         init(of state: State) {
             var position = state.memoryStart
+            offset = position
             for chunk in state.chunks {
-                if !state.discardsConsumed || position + chunk.count > state.cursor { writes.append((chunk, position)) }
+                if !state.discardsConsumed || position + chunk.count > state.cursor {
+                    if chunks.isEmpty { offset = position }
+                    chunks.append(chunk)
+                }
                 position += chunk.count
             }
             end = position
             file = state.file
+        }
+
+        /// The chunks as one buffer.
+        var bytes: [UInt8] {
+            var all: [UInt8] = []
+            all.reserveCapacity(end - offset)
+            for chunk in chunks { all.append(contentsOf: chunk) }
+            return all
         }
     }
 
@@ -171,7 +191,7 @@ public final class CapturedOutput: Sendable {
         var file = spill.file
         do throws(SystemError) {
             if file == nil { file = try SpillFile(in: spillDirectory) }
-            for write in spill.writes { try file!.write(write.chunk, at: write.offset) }
+            if !spill.chunks.isEmpty { try file!.write(spill.bytes, at: spill.offset) }
             state.withLock { state in
                 state.file = file
                 state.fileEnd = spill.end

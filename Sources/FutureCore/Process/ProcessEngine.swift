@@ -240,10 +240,13 @@ public final class ProcessEngine: Sendable {
         let fd = child.descriptor(stream)
         let output = stream == .stdout ? child.stdout : child.stderr
         guard fd >= 0 else { return }
+        var appended = false
+        defer { if appended { afterThisTurn { output.wakeReader() } } }
         for _ in 0..<16 {
             let count = read(fd, buffer.baseAddress, buffer.count)
             if count > 0 {
                 output.append(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
+                appended = true
                 continue
             }
             if count < 0, errno == EINTR { continue }
