@@ -119,8 +119,8 @@ public final class CapturedOutput: Sendable {
         state.withLock { $0.finished && $0.cursor >= $0.total - $0.lost }
     }
 
-    /// Calls `waker` (on the engine's thread) after each batch of appends and at the end; at once if already
-    /// finished. Replaces an earlier waker.
+    /// Calls `waker` (on the engine's thread) after each batch of appends and at the end; at once
+    /// if already finished. Replaces an earlier waker.
     public func setWaker(_ waker: @escaping @Sendable () -> Void) {
         let finished = state.withLock { state in
             state.waker = waker
@@ -146,15 +146,15 @@ public final class CapturedOutput: Sendable {
         if let spill { write(spill) }
     }
 
-    /// Calls the waker: a batch of appends is in. One wake-up per batch, not per append, halves
-    /// the reader's wake-ups for a stream written a few KiB at a time.
+    /// Calls the waker: a batch of appends is in. One wake-up per batch, not per append, spares
+    /// the reader most wake-ups for a stream written a few KiB at a time.
     func wakeReader() {
         state.withLock { $0.waker }?()
     }
 
     /// What is in memory and not yet in the file (streaming mode: only what is not consumed), and
-    /// where it goes in the file: the chunks, in order and contiguous, so that one `pwrite` takes
-    /// them all (a pipe is read in pieces of a few KiB; a write each cost 8× as much).
+    /// where it goes in the file: the chunks, in order and contiguous, joined outside the lock so
+    /// that one `pwrite` takes them all (a pipe is read a few KiB at a time).
     private struct Spill {
         var chunks: [[UInt8]] = []
         var offset: Int

@@ -1,5 +1,5 @@
-import FutureCore
 import Dispatch
+import FutureCore
 import Synchronization
 
 /// An unbounded first-in first-out hand-over between threads, with an end. Bounds come from the
