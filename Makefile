@@ -25,10 +25,12 @@ build:
 release:
 	$(SWIFT) build $(RELEASE) $(STRICT)
 
-## Every test: unit, library behaviour on real processes, end-to-end on the built binary.
-test:
+## Every test: unit, library behaviour on real processes, end-to-end on the built binary; then the
+## end-to-end suite again on the release binary, the one that ships (built with other flags).
+test: release
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
+	FUTURERUN_BINARY=$(CURDIR)/.build/release/futurerun $(SWIFT) test --skip-build --filter futurerunTests
 
 ## The same suite under the thread sanitizer.
 tsan:

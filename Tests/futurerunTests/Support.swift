@@ -1,8 +1,10 @@
 import FutureCore
 import Glibc
 
-/// The built `futurerun` binary, next to this test bundle.
+/// The `futurerun` binary under test: `$FUTURERUN_BINARY` if set (`make test` also runs this suite
+/// against the release binary), else the one built next to this test bundle.
 let futurerunPath: String = {
+    if let chosen = getenv("FUTURERUN_BINARY"), chosen.pointee != 0 { return String(cString: chosen) }
     var path = CommandLine.arguments[0]
     while !path.isEmpty, !path.hasSuffix("/debug"), !path.hasSuffix("/release") {
         path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
