@@ -106,12 +106,15 @@ public final class Scheduler: Sendable {
             // Every halt stops the pool; after `--halt soon` it still admits jobs for its free slots.
             guard pool.admitsMore, let job = source.next() else { break }
             let ticket = JobTicket(job: job)
-            tickets.send(ticket)
             if let delay = settings.delay {
                 if let lastStart { Thread.sleep(until: lastStart + delay) }
                 lastStart = .now
             }
+            // Launched first, handed over second: a printer waiting for this job then wakes once,
+            // with the job already started when there is a free slot, not once for the ticket and
+            // again for the start.
             launch(ticket, attempt: 1)
+            tickets.send(ticket)
             settings.jobserver?.nudge()
         }
         tickets.close()
