@@ -50,9 +50,11 @@ static int move_descriptor(int from, int to) {
 // dup2 action against getrlimit twice, and has the child query all 64 signal dispositions before
 // exec, all while the parent waits. Here the child does only what futurerun needs, with the
 // parent's thread suspended (vfork) and every signal blocked until just before execve.
+void fr_spawn_prepare(void) { pthread_once(&handled_signals_once, find_handled_signals); }
+
 int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], const char *cwd,
              int stdin_fd, int stdout_fd, int stderr_fd, const sigset_t *default_signals) {
-    pthread_once(&handled_signals_once, find_handled_signals);
+    fr_spawn_prepare();
     sigset_t reset = handled_signals;
     if (default_signals) sigorset(&reset, &reset, default_signals);
     sigset_t all, previous, none;

@@ -22,6 +22,10 @@ int fr_pidfd_open(pid_t pid);
 int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], const char *cwd,
              int stdin_fd, int stdout_fd, int stderr_fd, const sigset_t *default_signals);
 
+/// Does once, now, what the first `fr_spawn` would otherwise do first: find the signals that have a
+/// handler in this process (64 `sigaction` queries). Any thread, any time; later calls return at once.
+void fr_spawn_prepare(void);
+
 /// `bytes` of zeroed memory shared with the processes this one starts (MAP_SHARED|MAP_ANONYMOUS),
 /// which the guardian reads. NULL on failure.
 int32_t *fr_map_shared_anonymous(size_t bytes);

@@ -162,6 +162,8 @@ public final class ProcessEngine: Sendable {
     // MARK: The loop (engine thread only)
 
     private func runLoop() {
+        // While the program is still parsing its arguments, not on the way to the first spawn.
+        fr_spawn_prepare()
         LoopThread.$isCurrent.withValue(true) {
             let capacity = 256
             let tokens = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
