@@ -62,9 +62,11 @@ public enum FutureRun {
             console: console, settings: plan.reporterSettings, reports: plan.reports, source: plan.source,
             running: { scheduler.runningJobs() }, notices: { scheduler.takeNotices() })
         if let notice = plan.widthNotice { try? console.say("futurerun: " + notice) }
-        SignalWatcher.start { _ in scheduler.stopAll() }
         ProcessEngine.shared.startGuardian()
         scheduler.start()
+        // After the first job's way is clear: a signal arriving before stays pending (blocked in
+        // every thread) until the watcher takes it.
+        SignalWatcher.start { _ in scheduler.stopAll() }
 
         var outputError: OutputError?
         do throws(OutputError) {
