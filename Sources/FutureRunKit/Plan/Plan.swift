@@ -126,15 +126,12 @@ struct Plan {
         return count
     }
 
+    /// The environment variables futurerun itself reads (not the whole environment, which the jobs
+    /// get as it is): `getenv` for each, no copy of the rest.
     static func environment() -> [String: String] {
         var values: [String: String] = [:]
-        var cursor = environ
-        while let entry = cursor.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                values[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            cursor += 1
+        for name in ["MAKEFLAGS", "CI", "TERM", "NO_COLOR", "GITHUB_ACTIONS", "GITLAB_CI"] {
+            if let value = getenv(name) { values[name] = String(cString: value) }
         }
         return values
     }
