@@ -40,6 +40,8 @@ static void find_handled_signals(void) {
     }
 }
 
+void fr_spawn_prepare(void) { pthread_once(&handled_signals_once, find_handled_signals); }
+
 // Makes `from` the child's descriptor `to`, inheritable.
 static int move_descriptor(int from, int to) {
     if (from == to) return fcntl(to, F_SETFD, 0);
@@ -50,8 +52,6 @@ static int move_descriptor(int from, int to) {
 // dup2 action against getrlimit twice, and has the child query all 64 signal dispositions before
 // exec, all while the parent waits. Here the child does only what futurerun needs, with the
 // parent's thread suspended (vfork) and every signal blocked until just before execve.
-void fr_spawn_prepare(void) { pthread_once(&handled_signals_once, find_handled_signals); }
-
 int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], const char *cwd,
              int stdin_fd, int stdout_fd, int stderr_fd, const sigset_t *default_signals) {
     fr_spawn_prepare();
