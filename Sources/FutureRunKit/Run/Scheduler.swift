@@ -4,7 +4,8 @@ import Glibc
 import Synchronization
 
 /// Turns jobs into running commands: pulls them from the ``JobSource`` on a thread of its own
-/// (reading input may block), hands each to the printer in input order, and submits it to a
+/// (reading input may block; a short list from the command line is pulled on the caller's thread,
+/// see ``start()``), hands each to the printer in input order, and submits it to a
 /// ``CommandPool`` of the run's width. Retries and the halt policy are applied on the engine's thread
 /// as attempts finish, so no thread waits per job.
 ///
@@ -56,7 +57,10 @@ public final class Scheduler: Sendable {
         counters.withLock { ($0.halted, $0.haltedBySuccess) }
     }
 
-    /// Starts the scheduler's thread (and the jobserver's). Returns at once.
+    /// Hands every job over. Jobs from the command line that fit in the window are handed over on
+    /// this thread, before it returns: nothing there can block (no input to read, no window to
+    /// wait for, no delay), and a one-job run spares a thread and a wake-up on the way to its job.
+    /// Otherwise starts the scheduler's thread (and the jobserver's) and returns at once.
     public func start() {
         if let jobserver = settings.jobserver {
             let limit = settings.width
@@ -64,7 +68,11 @@ public final class Scheduler: Sendable {
                 wanted: { [pool] in pool.queued > 0 && pool.width < limit },
                 gained: { [pool] tokens in pool.width = min(limit, 1 + tokens) })
         }
-        Thread.detach { [self] in dispatchAll() }
+        if let total = source.knownTotal, total <= settings.window, settings.delay == nil, settings.jobserver == nil {
+            dispatchAll()
+        } else {
+            Thread.detach { [self] in dispatchAll() }
+        }
     }
 
     /// Gives every jobserver token back (at the end of the run, also after a signal).
@@ -97,7 +105,7 @@ public final class Scheduler: Sendable {
         }
     }
 
-    // MARK: Scheduler thread
+    // MARK: Scheduler thread (or the caller of start, see there)
 
     private func dispatchAll() {
         var lastStart: ContinuousClock.Instant?
