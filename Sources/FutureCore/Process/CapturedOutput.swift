@@ -27,6 +27,15 @@ public final class CapturedOutput: Sendable {
         var lost = 0
         var failure: SystemError?
         var waker: (@Sendable () -> Void)?
+
+        /// Lets go of the chunks in memory that end at or before `offset` (consumed, or spilled).
+        mutating func dropChunks(before offset: Int) {
+            while let first = chunks.first, memoryStart + first.count <= offset {
+                chunks.removeFirst()
+                memoryStart += first.count
+                memoryCount -= first.count
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -105,11 +114,7 @@ public final class CapturedOutput: Sendable {
         state.withLock { state in
             state.cursor = offset + bytes.count
             guard state.discardsConsumed else { return }
-            while let first = state.chunks.first, state.memoryStart + first.count <= state.cursor {
-                state.chunks.removeFirst()
-                state.memoryStart += first.count
-                state.memoryCount -= first.count
-            }
+            state.dropChunks(before: state.cursor)
         }
         return bytes
     }
@@ -195,11 +200,7 @@ public final class CapturedOutput: Sendable {
             state.withLock { state in
                 state.file = file
                 state.fileEnd = spill.end
-                while let first = state.chunks.first, state.memoryStart + first.count <= spill.end {
-                    state.chunks.removeFirst()
-                    state.memoryStart += first.count
-                    state.memoryCount -= first.count
-                }
+                state.dropChunks(before: spill.end)
             }
         } catch {
             state.withLock { state in
