@@ -29,6 +29,11 @@ int fr_pidfd_open(pid_t pid) {
 // main, futurerun none later). A vfork child shares our memory until it execs: these must be reset
 // before it unblocks signals, or a handler could run in it.
 static sigset_t handled_signals;
+// The signals blocked while a child is being spawned: all of them, except SIGCHLD when no handler
+// can run for it. The kernel discards a SIGCHLD nobody handles, unless the thread that spawned the
+// child blocks it: then it becomes pending for the whole process and interrupts another of its
+// threads (a sleeping printer, say), once for every child that ends during some other's spawn.
+static sigset_t spawn_blocked;
 static pthread_once_t handled_signals_once = PTHREAD_ONCE_INIT;
 
 static void find_handled_signals(void) {
@@ -38,6 +43,8 @@ static void find_handled_signals(void) {
         if (sigaction(signo, NULL, &current) != 0) continue;  // glibc's internal signals
         if (current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN) sigaddset(&handled_signals, signo);
     }
+    sigfillset(&spawn_blocked);
+    if (!sigismember(&handled_signals, SIGCHLD)) sigdelset(&spawn_blocked, SIGCHLD);
 }
 
 void fr_spawn_prepare(void) { pthread_once(&handled_signals_once, find_handled_signals); }
@@ -51,17 +58,17 @@ static int move_descriptor(int from, int to) {
 // vfork rather than posix_spawn: glibc's posix_spawn maps a fresh stack for every child, checks each
 // dup2 action against getrlimit twice, and has the child query all 64 signal dispositions before
 // exec, all while the parent waits. Here the child does only what futurerun needs, with the
-// parent's thread suspended (vfork) and every signal blocked until just before execve.
+// parent's thread suspended (vfork) and every signal that could run a handler blocked until just
+// before execve.
 int fr_spawn(pid_t *pid, const char *const argv[], const char *const envp[], const char *cwd,
              int stdin_fd, int stdout_fd, int stderr_fd, const sigset_t *default_signals) {
     fr_spawn_prepare();
     sigset_t reset = handled_signals;
     if (default_signals) sigorset(&reset, &reset, default_signals);
-    sigset_t all, previous, none;
-    sigfillset(&all);
+    sigset_t previous, none;
     sigemptyset(&none);
     volatile int child_error = 0;
-    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    pthread_sigmask(SIG_SETMASK, &spawn_blocked, &previous);
     pid_t child = vfork();
     if (child == 0) {
         // The child, in our memory and on this thread's stack: system calls only, then exec or _exit.
