@@ -13,7 +13,11 @@ STRICT     := -Xswiftc -warnings-as-errors -Xcc -Werror
 # CPU (perf), and `futurerun -q true` goes from 3.07 to 2.78 ms (perf stat -r 300, side by side).
 METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
               -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
-RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA)
+# Cross-module optimization lets FutureRunKit specialize FutureCore's generic futures for its own
+# types instead of calling their unspecialized code, which builds metadata and boxes values at run
+# time: 15 % less user time in a 5000-job run.
+CMO        := -Xswiftc -cross-module-optimization
+RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
 .PHONY: all build release test tsan example install install-files uninstall bench bench-quick clean
 
