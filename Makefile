@@ -15,7 +15,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
               -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # Cross-module optimization lets FutureRunKit specialize FutureCore's generic futures for its own
 # types instead of calling their unspecialized code, which builds metadata and boxes values at run
-# time: 15 % less user time in a 5000-job run.
+# time: futurerun's own user time in a 5000-job run fell from 278 to 208 ms (mean of 5 runs).
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
