@@ -268,7 +268,8 @@ pid_t fr_start_guardian(int watch_fd, const int32_t *table, int32_t capacity, in
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 
-const uint32_t FR_EPOLLIN = EPOLLIN, FR_EPOLLOUT = EPOLLOUT, FR_EPOLLHUP = EPOLLHUP, FR_EPOLLERR = EPOLLERR;
+const uint32_t FR_EPOLLIN = EPOLLIN, FR_EPOLLOUT = EPOLLOUT, FR_EPOLLHUP = EPOLLHUP, FR_EPOLLERR = EPOLLERR,
+               FR_EPOLLONESHOT = EPOLLONESHOT;
 
 int fr_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 

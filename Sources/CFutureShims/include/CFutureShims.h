@@ -87,7 +87,7 @@ int fr_epoll_modify(int epfd, int fd, uint32_t events, uint64_t token);
 int fr_epoll_remove(int epfd, int fd);
 /// Waits up to `timeout_ms` (-1: forever); fills tokens/events; returns the count, or -1 (EINTR…).
 int fr_epoll_wait(int epfd, uint64_t *tokens, uint32_t *events, int max, int timeout_ms);
-extern const uint32_t FR_EPOLLIN, FR_EPOLLOUT, FR_EPOLLHUP, FR_EPOLLERR;
+extern const uint32_t FR_EPOLLIN, FR_EPOLLOUT, FR_EPOLLHUP, FR_EPOLLERR, FR_EPOLLONESHOT;
 
 /// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), and a wake-up write / drain read.
 int fr_eventfd(void);

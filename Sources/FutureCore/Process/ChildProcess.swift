@@ -29,6 +29,9 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
     var cancelled = false
     /// The child's entry in the guardian's table, if it is guarded.
     var guardianEntry: Int32?
+    /// A bit per ``Stream`` whose descriptor is watched and armed (one-shot, see
+    /// ``EventPoller/watchOnce(_:token:)``): its event has not been reported since it was armed.
+    private var armedStreams: UInt8 = 0
 
     init(id: UInt64, command: Command) {
         self.id = id
@@ -118,6 +121,13 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         case .stdout: stdoutDescriptor
         case .stderr: stderrDescriptor
         }
+    }
+
+    /// Whether the descriptor for `stream` is armed: it must then be unwatched before it is closed.
+    func isArmed(_ stream: Stream) -> Bool { armedStreams & 1 << stream.rawValue != 0 }
+
+    func setArmed(_ stream: Stream, _ armed: Bool) {
+        if armed { armedStreams |= 1 << stream.rawValue } else { armedStreams &= ~(1 << stream.rawValue) }
     }
 
     /// Hands our descriptor for `stream` to the caller, who closes it; -1 if there is none.

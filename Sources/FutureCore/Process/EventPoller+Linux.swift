@@ -23,14 +23,33 @@ struct EventPoller: ~Copyable {
         close(wakeDescriptor)
     }
 
-    /// Watches `fd` for readability (and hang-up). Any thread.
+    /// Watches `fd` for readability (and hang-up), always. Any thread.
     func watch(_ fd: Int32, token: UInt64) {
         _ = fr_epoll_add(epoll, fd, FR_EPOLLIN, token)
     }
 
-    /// Stops watching `fd`; call before closing it. Any thread.
+    /// Watches `fd` for its next readiness only (`EPOLLONESHOT`): once reported, `fd` is disarmed
+    /// until ``rearm(_:token:)``. A disarmed descriptor may be closed without ``unwatch(_:)``: it
+    /// reports nothing even while a copy of it lives on in a child being spawned. Any thread.
+    func watchOnce(_ fd: Int32, token: UInt64) {
+        _ = fr_epoll_add(epoll, fd, FR_EPOLLIN | FR_EPOLLONESHOT, token)
+    }
+
+    /// Arms a ``watchOnce(_:token:)`` descriptor again, for its next readiness. Any thread.
+    func rearm(_ fd: Int32, token: UInt64) {
+        _ = fr_epoll_modify(epoll, fd, FR_EPOLLIN | FR_EPOLLONESHOT, token)
+    }
+
+    /// Stops watching `fd`; call before closing it unless it is a disarmed one-shot descriptor.
+    /// Any thread.
     func unwatch(_ fd: Int32) {
         _ = fr_epoll_remove(epoll, fd)
+    }
+
+    /// Whether `events` (of one ready descriptor) say a pipe's write ends are all closed and nothing
+    /// is left to read: its end, known without a `read`.
+    static func isEndOfPipe(_ events: UInt32) -> Bool {
+        events & FR_EPOLLHUP != 0 && events & FR_EPOLLIN == 0
     }
 
     /// Wakes `wait` from any thread.
