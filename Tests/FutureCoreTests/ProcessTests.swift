@@ -64,6 +64,15 @@ func eventually(_ condition: () -> Bool) -> Bool {
         #expect(output == "hello \(directory.path)")
     }
 
+    @Test func anAdditionReplacesAnInheritedVariable() {
+        var command = sh(#"printf '%s ' "$HOME"; env | grep -c '^HOME='"#)
+        command.environment = [("HOME", "/elsewhere"), ("FUTURE_EMPTY", "")]
+        #expect(text(command.run().value.stdout) == "/elsewhere 1\n")
+        var empty = sh(#"env | grep -c '^FUTURE_EMPTY=$'"#)
+        empty.environment = [("FUTURE_EMPTY", "")]
+        #expect(text(empty.run().value.stdout) == "1\n")
+    }
+
     @Test func timingAndResourceUsageAreMeasured() {
         let result = sh("sleep 0.2; i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done").run().value
         #expect(result.wallTime >= .milliseconds(190))

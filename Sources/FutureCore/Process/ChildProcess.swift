@@ -173,18 +173,26 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
 }
 
 /// Calls `body` with a NULL-terminated C array of `strings`, valid only during the call. A string
-/// with a NUL byte is cut there, as the kernel would read it.
+/// with a NUL byte is cut there, as the kernel would read it. The copies sit in temporary storage
+/// (the stack, for a usual command line): no heap allocation per string.
 func withCStrings<R>(_ strings: [[UInt8]], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
-    let copies = strings.map { bytes -> UnsafeMutablePointer<CChar> in
-        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-        bytes.withUnsafeBytes { source in
-            if let base = source.baseAddress { UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: source.count) }
+    let textCount = strings.reduce(0) { $0 + $1.count + 1 }
+    return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: strings.count + 1) { pointers in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: textCount) { text in
+            var offset = 0
+            for (index, string) in strings.enumerated() {
+                pointers[index] = UnsafeRawPointer(text.baseAddress! + offset).assumingMemoryBound(to: CChar.self)
+                string.withUnsafeBytes { bytes in
+                    if let source = bytes.baseAddress {
+                        UnsafeMutableRawPointer(text.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
+                    }
+                }
+                offset += string.count
+                text[offset] = 0
+                offset += 1
+            }
+            pointers[strings.count] = nil
+            return body(UnsafePointer(pointers.baseAddress!))
         }
-        copy[bytes.count] = 0
-        return copy
     }
-    defer { for copy in copies { copy.deallocate() } }
-    var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer<CChar>($0) }
-    pointers.append(nil)
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

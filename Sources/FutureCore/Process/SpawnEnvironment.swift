@@ -1,54 +1,74 @@
 import Glibc
 
 /// The environment handed to children: the caller's, captured once as C strings, plus per-command
-/// additions. Building a child's `envp` costs one pointer per variable and a copy of the additions
-/// only, not a copy of the whole environment.
+/// additions. Building a child's `envp` costs a copy of the base's pointers and of the additions'
+/// bytes, on the stack: no heap allocation per spawn, not a copy of the whole environment.
 final class SpawnEnvironment: Sendable {
-    /// Names and addresses of `NAME=value` copies of this process's environment when the engine
-    /// started. Never freed or written: they live as long as the engine, which lives as long as the
-    /// process.
-    private let baseNames: [[UInt8]]
+    /// Addresses of `NAME=value` copies of this process's environment when the engine started.
+    /// Never freed or written: they live as long as the engine, which lives as long as the process.
     private let baseAddresses: [Int]
+    /// Where each name (that is valid UTF-8, as an addition's always is) sits in ``baseAddresses``.
+    private let indicesByName: [String: [Int]]
 
     init() {
-        var names: [[UInt8]] = []
         var addresses: [Int] = []
+        var indices: [String: [Int]] = [:]
         var cursor = environ
         while let entry = cursor.pointee {
             let copy = strdup(entry)!
             let length = strlen(copy)
             let equals = memchr(copy, 0x3D, length).map { $0.assumingMemoryBound(to: CChar.self) - copy } ?? length
             let name = UnsafeRawBufferPointer(start: copy, count: equals)
-            names.append(Array(name))
+            if let name = String(validating: name, as: UTF8.self) { indices[name, default: []].append(addresses.count) }
             addresses.append(Int(bitPattern: copy))
             cursor += 1
         }
-        baseNames = names
         baseAddresses = addresses
+        indicesByName = indices
     }
 
     /// Calls `body` with an `envp` of the base environment, with `additions` replacing variables of
-    /// the same name.
+    /// the same name. The `envp` is valid only during the call.
     func withEnvironment<R>(
         adding additions: [(name: String, value: String)],
         _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R
     ) -> R {
-        if additions.isEmpty {
-            var pointers = baseAddresses.map { UnsafePointer<CChar>(bitPattern: $0) }
-            pointers.append(nil)
-            return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+        var replaced: [Int] = []
+        var textCount = 0
+        for addition in additions {
+            if let indices = indicesByName[addition.name] { replaced += indices }
+            textCount += addition.name.utf8.count + addition.value.utf8.count + 2
         }
-        // A handful of additions: comparing names directly beats hashing every base name.
-        let replaced = additions.map { Array($0.name.utf8) }
-        var pointers: [UnsafePointer<CChar>?] = []
-        pointers.reserveCapacity(baseAddresses.count + additions.count + 1)
-        for index in baseNames.indices where !replaced.contains(baseNames[index]) {
-            pointers.append(UnsafePointer(bitPattern: baseAddresses[index]))
+        let pointerCount = baseAddresses.count + additions.count + 1
+        return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: pointerCount) { pointers in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, textCount)) { text in
+                var count = 0
+                if replaced.isEmpty {
+                    baseAddresses.withUnsafeBytes { base in
+                        guard let source = base.baseAddress else { return }
+                        UnsafeMutableRawPointer(pointers.baseAddress!).copyMemory(from: source, byteCount: base.count)
+                    }
+                    count = baseAddresses.count
+                } else {
+                    for (index, address) in baseAddresses.enumerated() where !replaced.contains(index) {
+                        pointers[count] = UnsafePointer(bitPattern: address)
+                        count += 1
+                    }
+                }
+                var offset = 0
+                for addition in additions {
+                    pointers[count] = UnsafeRawPointer(text.baseAddress! + offset).assumingMemoryBound(to: CChar.self)
+                    count += 1
+                    for byte in addition.name.utf8 { text[offset] = byte; offset += 1 }
+                    text[offset] = 0x3D  // "="
+                    offset += 1
+                    for byte in addition.value.utf8 { text[offset] = byte; offset += 1 }
+                    text[offset] = 0
+                    offset += 1
+                }
+                pointers[count] = nil
+                return body(UnsafePointer(pointers.baseAddress!))
+            }
         }
-        let added = additions.map { strdup("\($0.name)=\($0.value)")! }
-        defer { for entry in added { free(entry) } }
-        for entry in added { pointers.append(UnsafePointer(entry)) }
-        pointers.append(nil)
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }

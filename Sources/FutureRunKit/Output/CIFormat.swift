@@ -24,6 +24,7 @@ public enum CIFormat: Sendable, Equatable {
     var holdsOutputUntilDone: Bool { self != .none }
 
     func groupStart(job: Job, status: JobStatus?, wall: Duration?, total: Int?) -> String? {
+        guard self != .none else { return nil }
         let label = Style.sanitize(job.label)
         let mark: String =
             switch status {

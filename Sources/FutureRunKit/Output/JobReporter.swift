@@ -58,10 +58,8 @@ final class JobReporter {
     /// After the job's block: status line, group end, annotations, reports, tally.
     func finish(_ outcome: JobOutcome, tail: [String]) throws(OutputError) {
         for notice in notices() { try console.say("futurerun: " + notice) }
-        for (name, stream) in [("stdout", outcome.result.stdout), ("stderr", outcome.result.stderr)] {
-            guard let failure = stream.failure else { continue }
-            lostOutput.append("job \(outcome.job.number) (\(Style.sanitize(outcome.job.label))): \(failure.lostBytes) bytes of its \(name) were lost: \(failure.error)")
-        }
+        noteLostOutput(of: outcome, outcome.result.stdout, "stdout")
+        noteLostOutput(of: outcome, outcome.result.stderr, "stderr")
         tally.add(outcome)
         for report in reports { report.finished(outcome) }
         guard outcome.status != .notStarted else { return }
@@ -116,6 +114,11 @@ final class JobReporter {
 
     /// Output that could not be held (the spill directory was full).
     private var lostOutput: [String] = []
+
+    private func noteLostOutput(of outcome: JobOutcome, _ stream: CapturedOutput, _ name: String) {
+        guard let failure = stream.failure else { return }
+        lostOutput.append("job \(outcome.job.number) (\(Style.sanitize(outcome.job.label))): \(failure.lostBytes) bytes of its \(name) were lost: \(failure.error)")
+    }
 
     /// Problems met on the way (a report file that could not be written, output that could not be
     /// held): each is reported at the end and makes the run fail.
