@@ -157,56 +157,55 @@ public final class ProcessEngine: Sendable {
         if isEarliest, !isLoopThread { post(.deadline) }
     }
 
-    private enum LoopThread {
-        @TaskLocal static var isCurrent = false
-    }
+    /// The loop's thread, once it runs (a `pthread_t`; a task-local would cost more at start-up
+    /// than the whole check, for its type's metadata).
+    private let loopThread = Atomic<UInt>(0)
 
-    private var isLoopThread: Bool { LoopThread.isCurrent }
+    private var isLoopThread: Bool { loopThread.load(ordering: .acquiring) == UInt(pthread_self()) }
 
     // MARK: The loop (engine thread only)
 
     private func runLoop() {
         // While the program is still parsing its arguments, not on the way to the first spawn.
         fr_spawn_prepare()
-        LoopThread.$isCurrent.withValue(true) {
-            let capacity = 256
-            let tokens = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
-            let events = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-            var batch: [ChildProcess?] = []
-            while true {
-                let timeout = deadlines.withLock { $0.earliest }.map { max(.zero, $0 - .now) }
-                let count = poller.wait(timeout: timeout, tokens: tokens, events: events, capacity: capacity)
-                // Every reported descriptor is disarmed now (one-shot): mark them all before
-                // handling any, so that a handler closing one reported later skips its unwatch.
-                processes.withLock { table in
-                    batch.removeAll(keepingCapacity: true)
-                    for index in 0..<count {
-                        let token = tokens[index]
-                        let child = token == EventPoller.wakeToken ? nil : table[token >> 2]
-                        if let child, let stream = ChildProcess.Stream(rawValue: token & 3) { child.setArmed(stream, false) }
-                        batch.append(child)
-                    }
-                }
+        loopThread.store(UInt(pthread_self()), ordering: .releasing)
+        let capacity = 256
+        let tokens = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+        let events = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        var batch: [ChildProcess?] = []
+        while true {
+            let timeout = deadlines.withLock { $0.earliest }.map { max(.zero, $0 - .now) }
+            let count = poller.wait(timeout: timeout, tokens: tokens, events: events, capacity: capacity)
+            // Every reported descriptor is disarmed now (one-shot): mark them all before
+            // handling any, so that a handler closing one reported later skips its unwatch.
+            processes.withLock { table in
+                batch.removeAll(keepingCapacity: true)
                 for index in 0..<count {
-                    if tokens[index] == EventPoller.wakeToken {
-                        poller.drainWakeUps()
-                        handleInbox()
-                        continue
-                    }
-                    // A child finished earlier in this batch is still handled safely: its
-                    // descriptors are closed and it has exited, so nothing more happens.
-                    guard let child = batch[index] else { continue }
-                    switch ChildProcess.Stream(rawValue: tokens[index] & 3) {
-                    case .exit: handleExit(child, buffer)
-                    case .stdout: readStream(child, .stdout, buffer, events: events[index])
-                    case .stderr: readStream(child, .stderr, buffer, events: events[index])
-                    case nil: break
-                    }
+                    let token = tokens[index]
+                    let child = token == EventPoller.wakeToken ? nil : table[token >> 2]
+                    if let child, let stream = ChildProcess.Stream(rawValue: token & 3) { child.setArmed(stream, false) }
+                    batch.append(child)
                 }
-                fireDueDeadlines(buffer)
-                finishTurn()
             }
+            for index in 0..<count {
+                if tokens[index] == EventPoller.wakeToken {
+                    poller.drainWakeUps()
+                    handleInbox()
+                    continue
+                }
+                // A child finished earlier in this batch is still handled safely: its
+                // descriptors are closed and it has exited, so nothing more happens.
+                guard let child = batch[index] else { continue }
+                switch ChildProcess.Stream(rawValue: tokens[index] & 3) {
+                case .exit: handleExit(child, buffer)
+                case .stdout: readStream(child, .stdout, buffer, events: events[index])
+                case .stderr: readStream(child, .stderr, buffer, events: events[index])
+                case nil: break
+                }
+            }
+            fireDueDeadlines(buffer)
+            finishTurn()
         }
     }
 

@@ -7,24 +7,35 @@ final class SpawnEnvironment: Sendable {
     /// Addresses of `NAME=value` copies of this process's environment when the engine started.
     /// Never freed or written: they live as long as the engine, which lives as long as the process.
     private let baseAddresses: [Int]
-    /// Where each name (that is valid UTF-8, as an addition's always is) sits in ``baseAddresses``.
-    private let indicesByName: [String: [Int]]
+    /// The name of each of them, as bytes.
+    private let baseNames: [[UInt8]]
 
     init() {
         var addresses: [Int] = []
-        var indices: [String: [Int]] = [:]
+        var names: [[UInt8]] = []
         var cursor = environ
         while let entry = cursor.pointee {
             let copy = strdup(entry)!
             let length = strlen(copy)
             let equals = memchr(copy, 0x3D, length).map { $0.assumingMemoryBound(to: CChar.self) - copy } ?? length
-            let name = UnsafeRawBufferPointer(start: copy, count: equals)
-            if let name = String(validating: name, as: UTF8.self) { indices[name, default: []].append(addresses.count) }
+            names.append(Array(UnsafeRawBufferPointer(start: copy, count: equals)))
             addresses.append(Int(bitPattern: copy))
             cursor += 1
         }
         baseAddresses = addresses
-        indicesByName = indices
+        baseNames = names
+    }
+
+    /// Where the base environment has a variable called `name`: a handful of additions against a
+    /// few dozen names, most of them ruled out by their length, costs less than hashing (and less,
+    /// at start-up, than building an index).
+    private func indices(of name: String, into replaced: inout [Int]) {
+        var name = name
+        name.withUTF8 { wanted in
+            for (index, base) in baseNames.enumerated() where base.count == wanted.count && base.elementsEqual(wanted) {
+                replaced.append(index)
+            }
+        }
     }
 
     /// Calls `body` with an `envp` of the base environment, with `additions` replacing variables of
@@ -36,7 +47,7 @@ final class SpawnEnvironment: Sendable {
         var replaced: [Int] = []
         var textCount = 0
         for addition in additions {
-            if let indices = indicesByName[addition.name] { replaced += indices }
+            indices(of: addition.name, into: &replaced)
             textCount += addition.name.utf8.count + addition.value.utf8.count + 2
         }
         let pointerCount = baseAddresses.count + additions.count + 1
