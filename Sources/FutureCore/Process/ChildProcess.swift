@@ -49,14 +49,12 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
 
     /// Spawns the child. On failure returns the errno and leaves no descriptor open.
     func spawn(
-        program: String, stdin: Int32, environment: SpawnEnvironment, resetSignals: [Int32]
+        program: String, stdin: Int32, environment: SpawnEnvironment, pipes: PipeReserve, resetSignals: [Int32]
     ) -> Int32? {
-        var out: [Int32] = [-1, -1]
-        var err: [Int32] = [-1, -1]
-        guard fr_pipe_for_child_output(&out) == 0 else { return errno }
-        guard fr_pipe_for_child_output(&err) == 0 else {
+        guard let out = pipes.take() else { return errno }
+        guard let err = pipes.take() else {
             let saved = errno
-            close(out[0]); close(out[1])
+            close(out.read); close(out.write)
             return saved
         }
         var signals = sigset_t()
@@ -72,21 +70,21 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
             environment.withEnvironment(adding: command.environment) { envp in
                 if let directory = command.workingDirectory {
                     return directory.withCString { cwd in
-                        fr_spawn(&pid, argv, envp, cwd, stdin, out[1], err[1], &signals)
+                        fr_spawn(&pid, argv, envp, cwd, stdin, out.write, err.write, &signals)
                     }
                 }
-                return fr_spawn(&pid, argv, envp, nil, stdin, out[1], err[1], &signals)
+                return fr_spawn(&pid, argv, envp, nil, stdin, out.write, err.write, &signals)
             }
         }
-        close(out[1])
-        close(err[1])
+        close(out.write)
+        close(err.write)
         guard status == 0 else {
-            close(out[0])
-            close(err[0])
+            close(out.read)
+            close(err.read)
             return status
         }
-        stdoutDescriptor = out[0]
-        stderrDescriptor = err[0]
+        stdoutDescriptor = out.read
+        stderrDescriptor = err.read
         exitDescriptor = EventPoller.exitDescriptor(for: pid) ?? -1
         return nil
     }

@@ -49,6 +49,8 @@ public final class ProcessEngine: Sendable {
     private let deadlines = Mutex(DeadlineQueue())
     private let nextID = Atomic<UInt64>(1)
     private let environment = SpawnEnvironment()
+    /// One child's pair of pipes, made ready at the end of each turn.
+    private let pipes = PipeReserve(size: 2)
     private let programs = ProgramLocator()
     private let nullInput: Int32
     private let signalsToReset = Mutex<[Int32]>([])
@@ -90,7 +92,7 @@ public final class ProcessEngine: Sendable {
             case .failure(let error): error.errno
             case .success(let program):
                 child.spawn(
-                    program: program, stdin: nullInput, environment: environment,
+                    program: program, stdin: nullInput, environment: environment, pipes: pipes,
                     resetSignals: signalsToReset.withLock { $0 })
             }
         if let spawnError {
@@ -100,8 +102,10 @@ public final class ProcessEngine: Sendable {
             return CommandRun(stdout: child.stdout, stderr: child.stderr, result: child.promise.future, spawned: false)
         }
         let run = CommandRun(stdout: child.stdout, stderr: child.stderr, result: child.promise.future, spawned: true)
-        // Publish first, then watch: a one-shot event of a child the loop cannot find yet would be
-        // lost. After publishing only the loop touches the child; its descriptors are read before.
+        // Published and watched under one lock: a one-shot event of a child the loop cannot find
+        // yet would be lost, and the loop finds it only once all of its descriptors are watched
+        // (an event of one, handled before the next is watched, could end the child and free that
+        // descriptor's number for another pipe). After publishing only the loop touches the child.
         let id = child.id
         let (exit, stdout, stderr) = (child.exitDescriptor, child.stdoutDescriptor, child.stderrDescriptor)
         let hasExitDescriptor = exit >= 0
@@ -109,10 +113,12 @@ public final class ProcessEngine: Sendable {
         child.setArmed(.stdout, true)
         child.setArmed(.stderr, true)
         child.guardianEntry = guardian.withLock { $0 }?.watch(child.pid)
-        processes.withLock { $0[id] = child }
-        if hasExitDescriptor { poller.watchOnce(exit, token: child.token(.exit)) }
-        poller.watchOnce(stdout, token: child.token(.stdout))
-        poller.watchOnce(stderr, token: child.token(.stderr))
+        processes.withLock { table in
+            table[id] = child
+            if hasExitDescriptor { poller.watchOnce(exit, token: child.token(.exit)) }
+            poller.watchOnce(stdout, token: child.token(.stdout))
+            poller.watchOnce(stderr, token: child.token(.stderr))
+        }
         if !hasExitDescriptor { schedule(.poll(id), at: .now + .milliseconds(10)) }
         if let timeout = command.timeout { schedule(.timeout(id), at: child.startInstant + timeout) }
         child.promise.onCancel { [self] in post(.cancel(id)) }
@@ -209,12 +215,14 @@ public final class ProcessEngine: Sendable {
         }
     }
 
+    /// The turn's deferred work, then the pipes for the next child: none of it delays a spawn.
     private func finishTurn() {
         while true {
             let work = endOfTurn.withLock { work in defer { work = [] }; return work }
-            if work.isEmpty { return }
+            if work.isEmpty { break }
             for body in work { body() }
         }
+        pipes.refill()
     }
 
     private func handleInbox() {
@@ -322,7 +330,8 @@ public final class ProcessEngine: Sendable {
             child.setArmed(stream, false)
             poller.unwatch(fd)
         }
-        close(fd)
+        // After the spawns this turn's events lead to: closing delays none of them.
+        afterThisTurn { close(fd) }
     }
 
     private func fireDueDeadlines(_ buffer: UnsafeMutableRawBufferPointer) {
