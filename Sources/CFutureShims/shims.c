@@ -334,3 +334,23 @@ pid_t fr_wait4_nohang(pid_t pid, int *status, int64_t *user_usec, int64_t *sys_u
     }
     return reaped;
 }
+
+// struct sched_attr as the kernel defines it (SCHED_ATTR_SIZE_VER0); glibc declares none.
+struct fr_sched_attr {
+    uint32_t size, policy;
+    uint64_t flags;
+    int32_t nice;
+    uint32_t priority;
+    uint64_t runtime, deadline, period;
+};
+
+int fr_request_short_slice(uint64_t nanoseconds) {
+    struct fr_sched_attr attr;
+    memset(&attr, 0, sizeof attr);
+    if (syscall(SYS_sched_getattr, 0, &attr, sizeof attr, 0) != 0) return -1;
+    if (attr.policy != SCHED_OTHER && attr.policy != SCHED_BATCH) return -1;
+    attr.size = sizeof attr;
+    attr.flags = 0x01;  // SCHED_FLAG_RESET_ON_FORK: children get the default slice back
+    attr.runtime = nanoseconds;
+    return (int)syscall(SYS_sched_setattr, 0, &attr, 0);
+}

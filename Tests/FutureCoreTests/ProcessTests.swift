@@ -162,6 +162,26 @@ func eventually(_ condition: () -> Bool) -> Bool {
         #expect(status == "SigBlk:\t0000000000000000\n")
     }
 
+    /// The engine's thread asks for a short time slice (see `ProcessEngine.runLoop`); the children
+    /// it spawns must not inherit it. Kernels before 6.12 have no per-task slice: nothing to check.
+    @Test func childrenSpawnedByTheEnginesThreadGetTheDefaultTimeSlice() throws {
+        func slice(_ schedFile: String) -> Int? {
+            guard let text = Proc.read(schedFile) else { return nil }
+            let line = text.split(separator: "\n").first { $0.hasPrefix("se.slice ") }
+            return line.flatMap { Int($0.split(separator: " ").last ?? "") }
+        }
+        try #require(slice("/proc/self/sched") != nil, "no per-task slice on this kernel")
+        // Started from a callback on the engine's thread, so that this thread spawns it.
+        let second = Mutex<Future<CommandResult>?>(nil)
+        sh("true").run().onComplete { _ in second.withLock { $0 = sh("grep '^se.slice ' /proc/self/sched").run() } }
+        #expect(eventually { second.withLock { $0 } != nil })
+        let child = try #require(second.withLock { $0 }).value
+        let childSlice = Int(text(child.stdout).split(separator: " ").last?.filter(\.isNumber) ?? "")
+        let engineSlices = Proc.threads().compactMap { slice("/proc/self/task/\($0)/sched") }
+        #expect(engineSlices.contains(100_000))
+        #expect(childSlice != nil && childSlice != 100_000)
+    }
+
     @Test func eachChildLeadsItsOwnProcessGroup() {
         let result = sh("ps -o pgid= -p $$").run().value
         let group = Int32(text(result.stdout).filter { $0.isNumber })

@@ -2,16 +2,22 @@ import Glibc
 
 /// Reads of `/proc` for checks on real processes.
 enum Proc {
-    static func pids() -> [Int32] {
-        guard let dir = opendir("/proc") else { return [] }
+    /// The entries of `directory` whose names are numbers (processes, threads, descriptors).
+    static func numberedEntries(of directory: String) -> [Int] {
+        guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
-        var pids: [Int32] = []
+        var numbers: [Int] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if let pid = Int32(name) { pids.append(pid) }
+            if let number = Int(name) { numbers.append(number) }
         }
-        return pids
+        return numbers
     }
+
+    static func pids() -> [Int32] { numberedEntries(of: "/proc").map { Int32($0) } }
+
+    /// Thread ids of this process.
+    static func threads() -> [Int] { numberedEntries(of: "/proc/self/task") }
 
     static func read(_ path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }
@@ -41,16 +47,7 @@ enum Proc {
 
     static func descriptorCount() -> Int { descriptors().count }
 
-    static func descriptors() -> [Int] {
-        guard let dir = opendir("/proc/self/fd") else { return [] }
-        defer { closedir(dir) }
-        var fds: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if let fd = Int(name) { fds.append(fd) }
-        }
-        return fds
-    }
+    static func descriptors() -> [Int] { numberedEntries(of: "/proc/self/fd") }
 
     /// Descriptors of this process without O_CLOEXEC, other than 0-2.
     static func inheritableDescriptors() -> [Int] {

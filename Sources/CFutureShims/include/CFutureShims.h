@@ -101,4 +101,10 @@ int fr_has_exited(pid_t pid);
 /// bytes filled in), 0 if still running, -1 with errno.
 pid_t fr_wait4_nohang(pid_t pid, int *status, int64_t *user_usec, int64_t *sys_usec, int64_t *maxrss_bytes);
 
+/// Asks the scheduler for a time slice of `nanoseconds` for the calling thread (Linux 6.12 and
+/// later, SCHED_OTHER: clamped to 0.1–100 ms; a thread with a shorter slice preempts a running
+/// one when it wakes). Children the thread forks get the default slice back. Returns 0, or -1 where
+/// the kernel lacks it (nothing changes then).
+int fr_request_short_slice(uint64_t nanoseconds);
+
 #endif

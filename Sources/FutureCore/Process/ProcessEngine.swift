@@ -174,6 +174,10 @@ public final class ProcessEngine: Sendable {
     private func runLoop() {
         // While the program is still parsing its arguments, not on the way to the first spawn.
         fr_spawn_prepare()
+        // A short time slice lets this thread, woken by a child's end, take the CPU from a running
+        // child at once instead of waiting out the child's slice (measured: 71 µs on average from
+        // wake-up to running, 14 µs with it). Its children get the default slice back.
+        _ = fr_request_short_slice(100_000)
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
         let capacity = 256
         let tokens = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
