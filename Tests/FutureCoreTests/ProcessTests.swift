@@ -163,14 +163,15 @@ func eventually(_ condition: () -> Bool) -> Bool {
     }
 
     /// The engine's thread asks for a short time slice (see `ProcessEngine.runLoop`); the children
-    /// it spawns must not inherit it. Kernels before 6.12 have no per-task slice: nothing to check.
+    /// it spawns must not inherit it. Needs Linux 6.12 or later (per-task slices) with
+    /// `/proc/PID/sched`; without that file there is nothing to read, and the test checks nothing.
     @Test func childrenSpawnedByTheEnginesThreadGetTheDefaultTimeSlice() throws {
         func slice(_ schedFile: String) -> Int? {
             guard let text = Proc.read(schedFile) else { return nil }
             let line = text.split(separator: "\n").first { $0.hasPrefix("se.slice ") }
             return line.flatMap { Int($0.split(separator: " ").last ?? "") }
         }
-        try #require(slice("/proc/self/sched") != nil, "no per-task slice on this kernel")
+        guard slice("/proc/self/sched") != nil else { return }
         // Started from a callback on the engine's thread, so that this thread spawns it.
         let second = Mutex<Future<CommandResult>?>(nil)
         sh("true").run().onComplete { _ in second.withLock { $0 = sh("grep '^se.slice ' /proc/self/sched").run() } }
