@@ -334,8 +334,10 @@ public final class ProcessEngine: Sendable {
             child.setArmed(stream, false)
             poller.unwatch(fd)
         }
-        // After the spawns this turn's events lead to: closing delays none of them.
-        afterThisTurn { close(fd) }
+        // At once, not at the end of the turn: jobs that end together would otherwise hold their
+        // descriptors while as many new ones are spawned, past what the width was fitted to
+        // (`ulimit -n`), and a spawn would fail with EMFILE.
+        close(fd)
     }
 
     private func fireDueDeadlines(_ buffer: UnsafeMutableRawBufferPointer) {
