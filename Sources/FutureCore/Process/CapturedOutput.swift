@@ -5,12 +5,16 @@ import Synchronization
 /// ``SpillFile`` past it, readable while the command still runs.
 ///
 /// ## Threading
-/// The process engine's thread appends; any thread reads. ``read(from:maxCount:)`` and ``bytes()``
+/// The process engine's thread appends; the spill writer's thread (one for all outputs) writes to
+/// the file; any thread reads. ``read(from:maxCount:)`` and ``bytes()``
 /// never block on the writer (a spilled part is read from the file outside the lock). A reader that
 /// wants to wait for more registers a waker with ``setWaker(_:)``: it is called, on the engine's
 /// thread, after each batch of appends (what one pipe had ready) and at the end.
 ///
-/// Memory stays under the limit: past it, what is in memory goes to the file. In *streaming* mode
+/// Memory stays near the limit: past it, what is in memory goes to the file, written on the spill
+/// writer's thread so that the engine goes on reading pipes meanwhile (fresh page-cache pages are
+/// slow to write on a VM). The engine waits for the writer only when a stream gets more than
+/// ``aheadOfDiskLimit`` past its limit. In *streaming* mode
 /// (``discardConsumed()``), bytes a reader has consumed with ``consume(maxCount:)`` are dropped
 /// instead of kept, so a stream that is printed as it arrives is never written to disk at all.
 public final class CapturedOutput: Sendable {
@@ -27,6 +31,8 @@ public final class CapturedOutput: Sendable {
         var lost = 0
         var failure: SystemError?
         var waker: (@Sendable () -> Void)?
+        /// A spill of this stream is with the spill writer.
+        var spilling = false
 
         /// Lets go of the chunks in memory that end at or before `offset` (consumed, or spilled).
         mutating func dropChunks(before offset: Int) {
@@ -146,9 +152,54 @@ public final class CapturedOutput: Sendable {
             }
             state.chunks.append(bytes)
             state.memoryCount += bytes.count
-            return state.memoryCount > memoryLimit ? Spill(of: state) : nil
+            guard state.memoryCount > memoryLimit, !state.spilling else { return nil }
+            state.spilling = true
+            return Spill(of: state)
         }
-        if let spill { write(spill) }
+        if let spill {
+            Self.spillWriter.execute { [self] in writeSpills(from: spill) }
+        } else {
+            waitWhileFarAheadOfDisk()
+        }
+    }
+
+    /// How far past its memory limit a stream may get while its spill is being written.
+    static let aheadOfDiskLimit = 1 << 20
+    /// One thread writes every output's spills, in the order they are handed over.
+    private static let spillWriter = JobPool(width: 1)
+    /// The engine's thread waits here for the spill writer (it is the only thread that appends).
+    private static let spillWritten = DispatchSemaphore(value: 0)
+    private static let engineWaits = Atomic<Bool>(false)
+
+    /// Blocks the engine's thread while this stream's memory is more than ``aheadOfDiskLimit``
+    /// past its limit with a spill in progress: a disk slower than the child keeps memory bounded
+    /// by holding up the reads, as when the engine wrote spills itself.
+    private func waitWhileFarAheadOfDisk() {
+        func farAhead() -> Bool {
+            state.withLock { $0.spilling && $0.memoryCount > memoryLimit + Self.aheadOfDiskLimit }
+        }
+        while farAhead() {
+            Self.engineWaits.store(true, ordering: .sequentiallyConsistent)
+            if farAhead() { Self.spillWritten.wait() }
+            Self.engineWaits.store(false, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// On the spill writer's thread: writes `spill`, then what came past the limit meanwhile,
+    /// until the stream is within its limit again.
+    private func writeSpills(from first: Spill) {
+        var next: Spill? = first
+        while let spill = next {
+            write(spill)
+            next = state.withLock { state in
+                guard state.failure == nil, state.memoryCount > memoryLimit else {
+                    state.spilling = false
+                    return nil
+                }
+                return Spill(of: state)
+            }
+            if Self.engineWaits.load(ordering: .sequentiallyConsistent) { Self.spillWritten.signal() }
+        }
     }
 
     /// Calls the waker: a batch of appends is in. One wake-up per batch, not per append, spares
@@ -191,7 +242,7 @@ public final class CapturedOutput: Sendable {
 
     /// Writes a spill to the file without holding the lock, so that a reader is never held up by
     /// the disk (it finds those bytes in memory meanwhile), then drops them from memory. On the
-    /// engine's thread, the only writer.
+    /// spill writer's thread, the only writer, one spill of a stream at a time.
     private func write(_ spill: Spill) {
         var file = spill.file
         do throws(SystemError) {
