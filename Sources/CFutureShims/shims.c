@@ -246,7 +246,32 @@ static int guardian_main(void *argument) {
     guard(start->watch_fd, start->table, start->capacity, start->grace_ms);
 }
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FR_THREAD_SANITIZER 1
+#endif
+#endif
+
+// Tell the thread sanitizer about a lock it cannot see (``Locked``): no-ops in other builds.
+#ifdef FR_THREAD_SANITIZER
+void __tsan_acquire(void *address);
+void __tsan_release(void *address);
+void fr_tsan_acquire(void *address) { __tsan_acquire(address); }
+void fr_tsan_release(void *address) { __tsan_release(address); }
+#else
+void fr_tsan_acquire(void *address) { (void)address; }
+void fr_tsan_release(void *address) { (void)address; }
+#endif
+
 pid_t fr_start_guardian(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms) {
+#ifdef FR_THREAD_SANITIZER
+    // The thread sanitizer keeps its state in this process's memory and cannot follow a second
+    // process running in it (its clone interceptor fails a check): under it, `make tsan`, a fork.
+    // The table is shared memory, so the forked guardian sees it as the other does.
+    pid_t forked = fork();
+    if (forked == 0) guard(watch_fd, table, capacity, grace_ms);
+    return forked;
+#endif
     // A process of its own (its own descriptors, process group and signal mask) in this process's
     // memory, on a stack of its own: no page tables to copy and no copy-on-write faults afterwards,
     // as a fork would cost. The memory stays alive while it runs, after this process is gone too.

@@ -1,7 +1,6 @@
 import Dispatch
 import Glibc
 import FutureCore
-import Synchronization
 import Testing
 
 private enum Boom: Error, Equatable { case boom(Int) }
@@ -38,7 +37,7 @@ private func succeeding(_ milliseconds: Int, _ value: Int) -> Eventual<Int, Boom
     @Test func flatMapChainsAndStopsAtTheFirstFailure() throws {
         let chained = succeeding(5, 2).flatMap { value in succeeding(5, value + 1) }
         #expect(try chained.value == 3)
-        let ran = Mutex(false)
+        let ran = Locked(false)
         let broken = failing(5, 7).flatMap { value -> Eventual<Int, Boom> in
             ran.withLock { $0 = true }
             return succeeding(0, value)
@@ -86,7 +85,7 @@ private func succeeding(_ milliseconds: Int, _ value: Int) -> Eventual<Int, Boom
     }
 
     @Test func timeoutFailsSlowFuturesAndCancelsThem() throws {
-        let cancelled = Mutex(false)
+        let cancelled = Locked(false)
         let slow = Future<Int>.cancellable { token in
             token.onCancel { cancelled.withLock { $0 = true } }
             while !token.isCancelled { usleep(1000) }
@@ -116,7 +115,7 @@ private func succeeding(_ milliseconds: Int, _ value: Int) -> Eventual<Int, Boom
 
     @Test func cancellingADerivedFutureCancelsItsSource() {
         let promise = Promise<Int, Never>()
-        let heard = Mutex(false)
+        let heard = Locked(false)
         promise.onCancel { heard.withLock { $0 = true } }
         promise.future.map { $0 + 1 }.cancel()
         #expect(heard.withLock { $0 })
@@ -125,7 +124,7 @@ private func succeeding(_ milliseconds: Int, _ value: Int) -> Eventual<Int, Boom
 
     @Test func cancelAfterResolutionDoesNothing() {
         let promise = Promise<Int, Never>()
-        let heard = Mutex(false)
+        let heard = Locked(false)
         promise.onCancel { heard.withLock { $0 = true } }
         promise.succeed(1)
         promise.future.cancel()

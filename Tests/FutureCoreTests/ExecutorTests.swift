@@ -1,13 +1,12 @@
 import Dispatch
 import Glibc
 import FutureCore
-import Synchronization
 import Testing
 
 @Suite struct Executors {
     @Test func poolNeverRunsMoreThanItsWidth() {
         let pool = JobPool(width: 3)
-        let now = Mutex((running: 0, peak: 0))
+        let now = Locked((running: 0, peak: 0))
         let futures = (0..<30).map { _ in
             Future(on: pool) { () -> Int in
                 now.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }

@@ -1,7 +1,6 @@
 import Dispatch
 import Glibc
 import FutureCore
-import Synchronization
 import Testing
 
 @Sendable private func expensiveCall() -> String { "computed" }
@@ -36,7 +35,7 @@ import Testing
     }
 
     @Test func valueReadTwiceDoesNotRunTheWorkAgainOrBlock() {
-        let runs = Mutex(0)
+        let runs = Locked(0)
         let future = Future { () -> Int in runs.withLock { $0 += 1 }; return 3 }
         #expect(future.value == 3)
         let start = ContinuousClock.now
@@ -84,7 +83,7 @@ import Testing
     @Test func tenThousandFuturesCompletedFromManyThreadsRunEachCallbackExactlyOnce() {
         let count = 10_000
         let promises = (0..<count).map { _ in Promise<Int, Never>() }
-        let calls = Mutex([Int](repeating: 0, count: count))
+        let calls = Locked([Int](repeating: 0, count: count))
         for (index, promise) in promises.enumerated() {
             promise.future.onSuccess { value in
                 #expect(value == index)
@@ -104,7 +103,7 @@ import Testing
 @Suite struct Callbacks {
     @Test func callbacksRunInRegistrationOrder() {
         let promise = Promise<Int, Never>()
-        let order = Mutex([Int]())
+        let order = Locked([Int]())
         for index in 0..<20 { promise.future.onComplete { _ in order.withLock { $0.append(index) } } }
         promise.succeed(0)
         #expect(order.withLock { $0 } == Array(0..<20))
@@ -114,7 +113,7 @@ import Testing
         enum Boom: Error { case boom }
         let ok = Promise<Int, Boom>()
         let failed = Promise<Int, Boom>()
-        let seen = Mutex([String]())
+        let seen = Locked([String]())
         for promise in [ok, failed] {
             promise.future.onSuccess { value in seen.withLock { $0.append("success \(value)") } }
             promise.future.onFailure { _ in seen.withLock { $0.append("failure") } }
@@ -140,7 +139,7 @@ import Testing
 
     @Test func callbackRegisteredAfterResolutionRunsAtOnce() {
         let future = Future<Int>(resolved: .success(3))
-        let seen = Mutex(0)
+        let seen = Locked(0)
         future.onSuccess { value in seen.withLock { $0 = value } }
         #expect(seen.withLock { $0 } == 3)
     }

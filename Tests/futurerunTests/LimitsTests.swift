@@ -1,3 +1,4 @@
+import FutureCore
 import Glibc
 import Testing
 
@@ -37,7 +38,8 @@ import Testing
         #expect(run.status == 1)
     }
 
-    @Test func templateExpandingPastTheArgumentLimitFailsThatJobClearly() {
+    @Test(.disabled(if: isThreadSanitized, "the thread sanitizer's posix_spawn reports exit 127, not the errno"))
+    func templateExpandingPastTheArgumentLimitFailsThatJobClearly() {
         // A 100 KB argument used three times: one 300 KB shell command, past what Linux takes.
         let long = String(repeating: "y", count: 100_000)
         let run = futurerun(["--each", "echo {}{}{} >/dev/null; echo {} | cut -c1-5"], stdin: "short\n" + long + "\n")

@@ -42,6 +42,10 @@ int32_t fr_load_shared(const int32_t *word);
 /// this is safe from a multithreaded process. Returns the guardian's pid, or -1 with errno.
 pid_t fr_start_guardian(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms);
 
+/// A lock taken and released, for the thread sanitizer (no-ops unless it is built in).
+void fr_tsan_acquire(void *address);
+void fr_tsan_release(void *address);
+
 /// Wait-status decoding (the W* macros).
 int fr_wifexited(int status);
 int fr_wexitstatus(int status);

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A bounded executor: runs at most ``width`` work items at once, in submission order, each on a
 /// thread of the pool's own (threads are started on demand and exit after 2 s idle).
@@ -25,10 +24,10 @@ public final class JobPool: Executor {
     /// An idle thread waiting for work.
     private final class Worker: Sendable {
         let wakeUp = DispatchSemaphore(value: 0)
-        let handOff = Mutex<(@Sendable () -> Void)?>(nil)
+        let handOff = Locked<(@Sendable () -> Void)?>(nil)
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private enum Current {
         @TaskLocal static var pool: JobPool?
@@ -36,7 +35,7 @@ public final class JobPool: Executor {
 
     /// - Parameter width: how many items run at once, at least 1.
     public init(width: Int) {
-        state = Mutex(State(width: max(1, width)))
+        state = Locked(State(width: max(1, width)))
     }
 
     /// How many items run at once. Raising it starts queued items at once; lowering it lets running

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The cancellation flag of one future's work, with handlers to run when it is raised.
 ///
@@ -12,7 +11,7 @@ public final class CancellationToken: Sendable {
         var handlers: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Combinators over many futures. Each returns a new future at once (never blocks) and resolves on
 /// the thread that resolves the deciding input. Cancelling the result cancels every input.
@@ -11,7 +10,7 @@ extension Eventual {
             next.complete(.success([]))
             return next
         }
-        let collected = Mutex((values: [Value?](repeating: nil, count: futures.count), missing: futures.count))
+        let collected = Locked((values: [Value?](repeating: nil, count: futures.count), missing: futures.count))
         for (index, future) in futures.enumerated() {
             future.whenComplete { outcome in
                 switch outcome {
@@ -42,7 +41,7 @@ extension Eventual {
     /// empty list never resolves.
     public static func firstSuccess(_ futures: [Eventual]) -> Eventual {
         let next = derived(cancelling: futures)
-        let remaining = Mutex(futures.count)
+        let remaining = Locked(futures.count)
         for future in futures {
             future.whenComplete { outcome in
                 switch outcome {

@@ -40,20 +40,20 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
         case resolved(Outcome)
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Tells this future's work that its result is no longer wanted. See ``cancel()``.
     public let cancellation: CancellationToken
 
     /// A pending future, to be completed through ``Promise`` or by the initialisers below.
     init(cancellation: CancellationToken = CancellationToken()) {
-        self.state = Mutex(.pending([]))
+        self.state = Locked(.pending([]))
         self.cancellation = cancellation
     }
 
     /// A future that is already resolved. Does not block.
     public init(resolved outcome: Outcome) {
-        self.state = Mutex(.resolved(outcome))
+        self.state = Locked(.resolved(outcome))
         self.cancellation = CancellationToken()
     }
 

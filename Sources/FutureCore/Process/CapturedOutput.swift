@@ -44,7 +44,7 @@ public final class CapturedOutput: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let memoryLimit: Int
     private let spillDirectory: String
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Runs commands with at most ``width`` at once: the first ones start at once, the others wait in
 /// submission order and start, on the engine's thread, as running ones finish. No thread waits per
@@ -38,12 +37,12 @@ public final class CommandPool: Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let engine: ProcessEngine
 
     /// - Parameter width: how many commands run at once; `Int.max` for no limit.
     public init(width: Int, engine: ProcessEngine = .shared) {
-        self.state = Mutex(State(width: max(1, width)))
+        self.state = Locked(State(width: max(1, width)))
         self.engine = engine
     }
 

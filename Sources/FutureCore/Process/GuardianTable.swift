@@ -15,14 +15,14 @@ final class GuardianTable: @unchecked Sendable {  // safe: see the comment above
     let capacity: Int
     /// The shared words, for the guardian (``fr_start_guardian``).
     let words: UnsafeMutablePointer<Int32>
-    private let entries: Mutex<NumberPool>
+    private let entries: Locked<NumberPool>
 
     /// Creates the table for `capacity` groups. `nil` if the system gives no shared memory.
     init?(capacity: Int = 1 << 20) {
         guard let words = fr_map_shared_anonymous((capacity + 1) * MemoryLayout<Int32>.stride) else { return nil }
         self.capacity = capacity
         self.words = words
-        self.entries = Mutex(NumberPool(limit: capacity))
+        self.entries = Locked(NumberPool(limit: capacity))
     }
 
     /// Records `group`; returns its entry for ``clear(_:)``, or `nil` when the table is full (that

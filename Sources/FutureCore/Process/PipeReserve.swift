@@ -1,6 +1,5 @@
 import CFutureShims
 import Glibc
-import Synchronization
 
 /// Pipes for children's output, made ahead of need. The engine's thread refills the reserve at the
 /// end of its turn, once the children that the turn's events started have been spawned: a job
@@ -10,7 +9,7 @@ import Synchronization
 /// refills. Each pipe serves one child: its read end is ours (non-blocking), its write end the
 /// child's output; both are close-on-exec.
 final class PipeReserve: Sendable {
-    private let pipes = Mutex<[(read: Int32, write: Int32)]>([])
+    private let pipes = Locked<[(read: Int32, write: Int32)]>([])
     private let size: Int
 
     /// - Parameter size: how many pipes to keep ready (two serve one child).

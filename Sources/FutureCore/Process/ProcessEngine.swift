@@ -44,19 +44,19 @@ public final class ProcessEngine: Sendable {
     }
 
     private let poller = EventPoller()
-    private let processes = Mutex<[UInt64: ChildProcess]>([:])
-    private let inbox = Mutex<[Message]>([])
-    private let deadlines = Mutex(DeadlineQueue())
+    private let processes = Locked<[UInt64: ChildProcess]>([:])
+    private let inbox = Locked<[Message]>([])
+    private let deadlines = Locked(DeadlineQueue())
     private let nextID = Atomic<UInt64>(1)
     private let environment = SpawnEnvironment()
     /// One child's pair of pipes, made ready at the end of each turn.
     private let pipes = PipeReserve(size: 2)
     private let programs = ProgramLocator()
     private let nullInput: Int32
-    private let signalsToReset = Mutex<[Int32]>([])
-    private let guardian = Mutex<ProcessGuardian?>(nil)
+    private let signalsToReset = Locked<[Int32]>([])
+    private let guardian = Locked<ProcessGuardian?>(nil)
     /// Work left for the end of the loop's current turn (see ``afterThisTurn(_:)``).
-    private let endOfTurn = Mutex<[@Sendable () -> Void]>([])
+    private let endOfTurn = Locked<[@Sendable () -> Void]>([])
 
     private init() {
         nullInput = open("/dev/null", O_RDONLY | O_CLOEXEC)

@@ -1,10 +1,9 @@
 import Glibc
-import Synchronization
 
 /// Finds the executable for a program name as `execvp` would (a name with a `/` is a path; others
 /// are looked up in `PATH`), remembering what it found so the per-command cost is a dictionary hit.
 final class ProgramLocator: Sendable {
-    private let found = Mutex<[String: String]>([:])
+    private let found = Locked<[String: String]>([:])
 
     /// The path to spawn, or the errno the shell would report (ENOENT: not found).
     func locate(_ name: String) -> Result<String, SystemError> {

@@ -1,3 +1,4 @@
+import FutureCore
 import Glibc
 import Synchronization
 
@@ -7,8 +8,8 @@ import Synchronization
 ///
 /// Pulled from one thread (the scheduler's); ``knownTotal`` may be read from any thread.
 public final class JobSource: Sendable {
-    private let state: Mutex<State>
-    private let total = Mutex<Int?>(nil)
+    private let state: Locked<State>
+    private let total = Locked<Int?>(nil)
 
     private struct State {
         var produced = 0
@@ -54,7 +55,7 @@ public final class JobSource: Sendable {
             total.withLock { $0 = count }
             generator = .combinations(template, lists: lists, link: options.link, next: Array(repeating: 0, count: lists.count))
         }
-        state = Mutex(State(generator: generator))
+        state = Locked(State(generator: generator))
     }
 
     /// The next job, blocking while input is read; `nil` when there are no more.

@@ -1,6 +1,5 @@
 import Dispatch
 import FutureCore
-import Synchronization
 
 /// An unbounded first-in first-out hand-over between threads, with an end. Bounds come from the
 /// producer (the scheduler's window), not from here. A received element is let go at once: a
@@ -11,7 +10,7 @@ final class Channel<Element: Sendable>: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let available = DispatchSemaphore(value: 0)
     private let notify: (@Sendable () -> Void)?
 

@@ -1,5 +1,4 @@
 import FutureCore
-import Synchronization
 
 /// How one job ended, as futurerun reports it.
 public enum JobStatus: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import CFutureShims
+import FutureCore
 import Glibc
 import Synchronization
 
@@ -18,7 +19,7 @@ final class Jobserver: Sendable {
     private let reader: Int32
     private let writer: Int32
     private let wake: Int32
-    private let held = Mutex<[UInt8]>([])
+    private let held = Locked<[UInt8]>([])
     private let stopped = Atomic<Bool>(false)
 
     /// The jobserver named in `MAKEFLAGS`, or `nil` if there is none (or it cannot be opened).

@@ -1,7 +1,6 @@
 import Dispatch
 import FutureCore
 import Glibc
-import Synchronization
 
 /// Turns jobs into running commands: pulls them from the ``JobSource`` on a thread of its own
 /// (reading input may block; a short list from the command line is pulled on the caller's thread,
@@ -40,7 +39,7 @@ public final class Scheduler: Sendable {
     private let source: JobSource
     private let pool: CommandPool
     private let window: Window
-    private let counters = Mutex(Counters())
+    private let counters = Locked(Counters())
     /// Tickets in input order, for the printer.
     let tickets: Channel<JobTicket>
 
@@ -131,7 +130,7 @@ public final class Scheduler: Sendable {
     // MARK: Any thread
 
     /// Said once, when the system refused a spawn and the width was lowered.
-    private let notices = Mutex<(said: Bool, pending: [String])>((false, []))
+    private let notices = Locked<(said: Bool, pending: [String])>((false, []))
 
     /// Notices for the printer to show (each once).
     public func takeNotices() -> [String] {
@@ -171,7 +170,7 @@ public final class Scheduler: Sendable {
             conclude(ticket, status: .invalid(reason), result: run.result.value, attempts: attempt, line: [])
             return
         }
-        let lineForSlot = Mutex<[UInt8]>([])
+        let lineForSlot = Locked<[UInt8]>([])
         let submitted = pool.submit({ [settings] slot in
             let line = job.commandLine(slot: slot)
             lineForSlot.withLock { $0 = line }
@@ -283,12 +282,12 @@ public final class Scheduler: Sendable {
 /// per half window rather than one per job.
 final class Window: Sendable {
     private let size: Int
-    private let state: Mutex<(free: Int, waiting: Bool)>
+    private let state: Locked<(free: Int, waiting: Bool)>
     private let wakeUp = DispatchSemaphore(value: 0)
 
     init(size: Int) {
         self.size = size
-        self.state = Mutex((size, false))
+        self.state = Locked((size, false))
     }
 
     /// Takes one place, blocking while there is none.
