@@ -37,7 +37,7 @@ func eventually(_ condition: () -> Bool) -> Bool {
         #expect(killed.status.shellStatus == 137)
     }
 
-    @Test(.disabled(if: isThreadSanitized, "the thread sanitizer's posix_spawn reports exit 127, not the errno"))
+    @Test(.disabled(if: isThreadSanitized, "the thread sanitizer makes vfork a fork: a failed exec is exit 127, not its errno"))
     func programsThatCannotStartReportTheShellsStatus() throws {
         let missing = Command(["/nonexistent/program"]).run().value
         #expect(missing.status == .failedToStart(errno: ENOENT))

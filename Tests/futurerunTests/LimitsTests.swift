@@ -38,7 +38,7 @@ import Testing
         #expect(run.status == 1)
     }
 
-    @Test(.disabled(if: isThreadSanitized, "the thread sanitizer's posix_spawn reports exit 127, not the errno"))
+    @Test(.disabled(if: isThreadSanitized, "the thread sanitizer makes vfork a fork: a failed exec is exit 127, not its errno"))
     func templateExpandingPastTheArgumentLimitFailsThatJobClearly() {
         // A 100 KB argument used three times: one 300 KB shell command, past what Linux takes.
         let long = String(repeating: "y", count: 100_000)

@@ -33,8 +33,8 @@ package struct Locked<Value: ~Copyable>: ~Copyable {
 extension Locked: Sendable where Value: ~Copyable {}
 
 /// Whether this is the thread-sanitized build of `make tsan`, for the few tests of what the
-/// sanitizer itself changes: its `posix_spawn` reports a program that cannot start as exit 127
-/// rather than an errno, and its shadow memory multiplies resident size.
+/// sanitizer itself changes: it makes `vfork` a `fork`, so a program that cannot start exits 127
+/// instead of handing its errno back, and its shadow memory multiplies resident size.
 package let isThreadSanitized = true
 #else
 /// The lock of every value shared between threads: `Mutex` (see the build of `make tsan` above).
