@@ -18,8 +18,11 @@ import Testing
         #expect(run.status == .exited(0))
         #expect(counts.count == 16)
         #expect(counts.allSatisfy { $0 <= 2 }, "\(counts)")
-        #expect(counts.contains(2))
-        #expect(ContinuousClock.now - start < .seconds(4))
+        // Both recipes ran two jobs at once: the first gave its token back to make.
+        #expect(counts.prefix(8).contains(2) && counts.suffix(8).contains(2), "\(counts)")
+        // 1.6 s of sleeps at two at a time; the bound is only against waiting for a token forever
+        // (loose enough for `make tsan`, where each futurerun starts slowly).
+        #expect(ContinuousClock.now - start < .seconds(10))
     }
 
     @Test func jobserverDescriptorsThatAreNotOpenAreIgnored() {
