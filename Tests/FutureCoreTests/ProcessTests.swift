@@ -109,7 +109,8 @@ func eventually(_ condition: () -> Bool) -> Bool {
         let run = ProcessEngine.shared.start(sh("echo first; sleep 0.5; echo second"))
         let arrived = DispatchSemaphore(value: 0)
         run.stdout.setWaker { arrived.signal() }
-        var seen: [UInt8] = []
+        // What came before the waker was set woke no one: consume it before the first wait.
+        var seen = run.stdout.consume()
         while seen.count < 6 {
             _ = arrived.wait(timeout: .now() + 5)
             seen += run.stdout.consume()
