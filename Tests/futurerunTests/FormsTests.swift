@@ -2,15 +2,16 @@ import Testing
 
 @Suite struct Forms {
     @Test func segmentsRunInParallelAndPrintInInputOrder() {
-        let run = futurerun(["sleep 0.3; echo 1", ":::", "sleep 0.1; echo 2", ":::", "echo 3"])
+        let run = futurerun(["sleep 0.6; echo 1", ":::", "sleep 0.5; echo 2", ":::", "echo 3"])
         #expect(run.status == 0)
         #expect(run.out == "1\n2\n3\n")
-        #expect(run.wall >= .milliseconds(290))
-        #expect(run.wall < .milliseconds(1500))
+        // As long as the slowest job: one after another they would take at least 1.1 s.
+        #expect(run.wall >= .milliseconds(590))
+        #expect(run.wall < .milliseconds(1050))
         let lines = run.errLines
         #expect(lines.count >= 4)
-        #expect(lines[0].hasPrefix("ok   [1/3] sleep 0.3; echo 1  3"))
-        #expect(lines[1].hasPrefix("ok   [2/3] sleep 0.1; echo 2  1"))
+        #expect(lines[0].hasPrefix("ok   [1/3] sleep 0.6; echo 1  6"))
+        #expect(lines[1].hasPrefix("ok   [2/3] sleep 0.5; echo 2  5"))
         #expect(lines[2].hasPrefix("ok   [3/3] echo 3  "))
         #expect(lines[3].hasPrefix("3 jobs in "))
     }
