@@ -53,8 +53,11 @@ import Testing
     }
 
     @Test func jsonToStdoutIsRefused() {
-        let run = futurerun(["--json", "-", "true"])
+        let scratch = Scratch()
+        let run = futurerun(["--json", "-", "touch \(quoted(scratch.file("ran")))"])
         #expect(run.status == 255)
+        #expect(run.errLines == ["futurerun: invalid value '-' for '--json': expected a file: stdout carries the jobs' output"])
+        #expect(!scratch.exists("ran"))
     }
 
     @Test func junitIsValidXmlWithCountsFailuresAndEscapedOutput() {
