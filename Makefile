@@ -37,7 +37,8 @@ test: release
 	FUTURERUN_BINARY=$(CURDIR)/.build/release/futurerun $(SWIFT) test --skip-build --filter futurerunTests
 
 ## The same suite under the thread sanitizer. FUTURECORE_THREAD_SANITIZER makes every lock one it
-## can see (Locked.swift); the three tests of what the sanitizer itself changes are skipped.
+## can see (Locked.swift); the checks of what the sanitizer itself changes (spawn errors, resident
+## size, start-up time) are skipped under it (`isThreadSanitized`).
 tsan:
 	$(SWIFT) test --sanitize=thread -Xswiftc -DFUTURECORE_THREAD_SANITIZER
 
