@@ -19,7 +19,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
-.PHONY: all build release test tsan example install install-files uninstall bench bench-quick clean
+.PHONY: all build release test tsan example generate install install-files uninstall bench bench-quick clean
 
 all: build
 
@@ -41,6 +41,11 @@ test: release
 ## size, start-up time) are skipped under it (`isThreadSanitized`).
 tsan:
 	$(SWIFT) test --sanitize=thread -Xswiftc -DFUTURECORE_THREAD_SANITIZER
+
+## The completions and the man page's OPTIONS section, rendered from the option table
+## (Sources/FutureRunKit/Options/OptionTable.swift). They stay checked in; a test fails when stale.
+generate:
+	$(SWIFT) run $(STRICT) generate-usage
 
 example: build
 	$(SWIFT) run futurerun 'sleep 1; echo a' ::: 'echo b'

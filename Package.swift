@@ -17,6 +17,8 @@ let package = Package(
         .target(name: "FutureCore", dependencies: ["CFutureShims"], swiftSettings: strict),
         .target(name: "FutureRunKit", dependencies: ["FutureCore", "CFutureShims"], swiftSettings: strict),
         .executableTarget(name: "futurerun", dependencies: ["FutureRunKit"], swiftSettings: strict),
+        // `make generate`: the completions and the man page's options, rendered from the option table.
+        .executableTarget(name: "generate-usage", dependencies: ["FutureRunKit"], swiftSettings: strict),
         .executableTarget(
             name: "futurecore-example", dependencies: ["FutureCore"], path: "Examples/FutureCoreExample",
             swiftSettings: strict),

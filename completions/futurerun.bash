@@ -1,18 +1,31 @@
-# bash completion for futurerun
+# bash completion for futurerun: generated from the option table by 'make generate'; edit Sources/FutureRunKit/Options/OptionTable.swift
 _futurerun() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     case $prev in
-        -a|--arg-file|--joblog|--json|--junit) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        -C|--workdir|--results) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --ci) COMPREPLY=($(compgen -W "auto github gitlab none" -- "$cur")); return ;;
-        --halt) COMPREPLY=($(compgen -W "now soon now,fail=1 soon,fail=1 now,success=1" -- "$cur")); return ;;
+        -a|--arg-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --each) COMPREPLY=(); return ;;
+        -n|--max-args) COMPREPLY=(); return ;;
+        --colsep) COMPREPLY=(); return ;;
+        -j|--jobs) COMPREPLY=(); return ;;
         --shell) COMPREPLY=($(compgen -c -- "$cur")); return ;;
+        -C|--workdir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --timeout) COMPREPLY=(); return ;;
+        --grace) COMPREPLY=(); return ;;
+        --retries) COMPREPLY=(); return ;;
+        --halt) COMPREPLY=($(compgen -W "now soon now,fail=1 soon,fail=1 now,success=1" -- "$cur")); return ;;
+        --delay) COMPREPLY=(); return ;;
+        --names) COMPREPLY=(); return ;;
+        --color|--colour) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+        --ci) COMPREPLY=($(compgen -W "auto github gitlab none" -- "$cur")); return ;;
+        --joblog) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --json) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --junit) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --results) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-j --jobs -a --arg-file --each --link -0 --null --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay --dry-run -q --quiet -v --verbose --tag --live --line-buffer --names --quiet-success --color --progress --no-progress --ci --joblog --json --junit --results -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-a --arg-file --each --link -0 --null -n --max-args --colsep -j --jobs --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay --dry-run -k --keep-order -q --quiet -v --verbose --tag --live --line-buffer --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --json --junit --results -h --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -c -- "$cur"))
     fi
 }
-complete -F _futurerun futurerun
+complete -o bashdefault -o default -F _futurerun futurerun

@@ -1,6 +1,17 @@
 @testable import FutureRunKit
 import FutureCore
+import Glibc
 import Testing
+
+private func quotedForTest(_ word: String) -> String { "'" + word.replacing("'", with: #"'\''"#) + "'" }
+
+extension String {
+    fileprivate var trimmingTrailingNewlines: String {
+        var text = self
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+}
 
 @Suite struct Formatting {
     @Test(arguments: [
@@ -43,36 +54,88 @@ import Testing
 }
 
 @Suite struct Templates {
-    private func expand(_ template: String, _ arguments: [String], job: Int = 1, slot: Int = 1) -> String {
-        String(decoding: Template(Array(template.utf8)).expand(arguments: arguments.map { Array($0.utf8) }, jobNumber: job, slot: slot), as: UTF8.self)
+    private let scratchDirectory: String = {
+        var template = Array("/tmp/futurerun-quoting.XXXXXX".utf8CString)
+        return String(cString: mkdtemp(&template)!)
+    }()
+
+    private func expand(_ template: String, _ arguments: [String], job: Int = 1, slot: Int = 1) throws -> String {
+        let template = try Template(Array(template.utf8))
+        return String(decoding: try template.expand(arguments: arguments.map { Array($0.utf8) }, jobNumber: job, slot: slot), as: UTF8.self)
     }
 
-    @Test func plainContextQuotesOnlyWhenNeeded() {
-        #expect(expand("gzip {}", ["a.log"]) == "gzip a.log")
-        #expect(expand("gzip {}", ["a b.log"]) == "gzip 'a b.log'")
-        #expect(expand("gzip {}", ["it's"]) == #"gzip 'it'\''s'"#)
-        #expect(expand("gzip {}", [""]) == "gzip ''")
+    static let hostileArguments = ["$(touch PWNED)", "`touch PWNED`", "'; touch PWNED; '", "a\nb", "x\ntouch PWNED\n",
+                                   "\"; touch PWNED; \"", "\\", "$HOME", "EOF", "a\nEOF\ntouch PWNED"]
+
+    @Test(arguments: [
+        "printf '%s\\n' {}", "printf '%s\\n' \"{}\"", "printf '%s\\n' '{}'", "printf '%s\\n' \"$(printf '%s' {})\"",
+        "printf '%s\\n' \"`printf '%s' {}`\"", "x=`printf '%s' {}`; printf '%s\\n' \"$x\"", "cat <<EOF\n{}\nEOF",
+        "cat <<'EOF'\n{}\nEOF", "cat <<-\"END\"\n\t{}\n\tEND", "cat <<EOF\n$(printf '%s' {})\nEOF",
+    ])
+    func everyQuotingContextKeepsTheArgumentData(template: String) throws {
+        for argument in Self.hostileArguments {
+            let line: String
+            do {
+                line = try expand(template, [argument])
+            } catch let error as Template.ExpansionError {
+                // A here-document refuses an argument that could end it: that is data kept too.
+                #expect(template.contains("<<"), "\(template): \(error)")
+                #expect(argument.contains("EOF") || argument.contains("END") || argument == "E", "\(argument)")
+                continue
+            }
+            let result = FutureCore.Command.shell("cd \(quotedForTest(scratchDirectory)) && " + line).run().value
+            let output = String(decoding: result.stdout.bytes(), as: UTF8.self)
+            #expect(result.status == .exited(0), "\(line)")
+            #expect(access(scratchDirectory + "/PWNED", F_OK) != 0, "\(line) ran code")
+            // Backquotes and $(...) drop trailing newlines, as the shell does with any output.
+            let expected = template.contains("printf '%s' {}") ? argument.trimmingTrailingNewlines : argument
+            #expect(output.hasPrefix(expected), "\(line) printed \(output)")
+        }
     }
 
-    @Test func doubleQuotedContextEscapesItsSpecialCharacters() {
-        #expect(expand("echo \"{}\"", ["$(x) `y` \"z\" \\"]) == #"echo "\$(x) \`y\` \"z\" \\""#)
+    @Test(arguments: [
+        ("echo $'a{}'", "$'...'"), ("echo `echo \\`echo {}\\``", "nested backquotes"), ("cat <<{}\nx\n{}", "delimiter"),
+    ])
+    func contextsThatCannotHoldDataAreRefused(template: String, context: String) {
+        #expect {
+            _ = try Template(Array(template.utf8))
+        } throws: { error in
+            (error as? UsageError)?.description.contains(context) == true
+        }
     }
 
-    @Test func singleQuotedContextClosesAndReopensAroundQuotes() {
-        #expect(expand("echo '{}'", ["a'b"]) == #"echo 'a'\''b'"#)
+    @Test func everyReplacementStringStopsTheAppending() throws {
+        #expect(try expand("echo job {#}", ["a"]) == "echo job 1")
+        #expect(try expand("echo slot {%}", ["a"], slot: 2) == "echo slot 2")
+        #expect(try expand("echo", ["a", "b c"]) == "echo a 'b c'")
     }
 
-    @Test func commandSubstitutionInsideQuotesIsAPlainContext() {
-        #expect(expand("echo \"$(basename {})\"", ["a b"]) == "echo \"$(basename 'a b')\"")
+    @Test func plainContextQuotesOnlyWhenNeeded() throws {
+        #expect(try expand("gzip {}", ["a.log"]) == "gzip a.log")
+        #expect(try expand("gzip {}", ["a b.log"]) == "gzip 'a b.log'")
+        #expect(try expand("gzip {}", ["it's"]) == #"gzip 'it'\''s'"#)
+        #expect(try expand("gzip {}", [""]) == "gzip ''")
     }
 
-    @Test func nonReplacementBracesStayLiteral() {
-        #expect(expand("echo ${HOME} {a,b} {x}", ["arg"]) == "echo ${HOME} {a,b} {x} arg")
+    @Test func doubleQuotedContextEscapesItsSpecialCharacters() throws {
+        #expect(try expand("echo \"{}\"", ["$(x) `y` \"z\" \\"]) == #"echo "\$(x) \`y\` \"z\" \\""#)
     }
 
-    @Test func numberedListsAndTransforms() {
-        #expect(expand("cp {1} {2//}/{1/.}.bak", ["src/a.txt", "out/dir/x"]) == "cp src/a.txt out/dir/a.bak")
-        #expect(expand("echo {#} {%}", ["z"], job: 7, slot: 3) == "echo 7 3 z")
+    @Test func singleQuotedContextClosesAndReopensAroundQuotes() throws {
+        #expect(try expand("echo '{}'", ["a'b"]) == #"echo 'a'\''b'"#)
+    }
+
+    @Test func commandSubstitutionInsideQuotesIsAPlainContext() throws {
+        #expect(try expand("echo \"$(basename {})\"", ["a b"]) == "echo \"$(basename 'a b')\"")
+    }
+
+    @Test func nonReplacementBracesStayLiteral() throws {
+        #expect(try expand("echo ${HOME} {a,b} {x}", ["arg"]) == "echo ${HOME} {a,b} {x} arg")
+    }
+
+    @Test func numberedListsAndTransforms() throws {
+        #expect(try expand("cp {1} {2//}/{1/.}.bak", ["src/a.txt", "out/dir/x"]) == "cp src/a.txt out/dir/a.bak")
+        #expect(try expand("echo {#} {%}", ["z"], job: 7, slot: 3) == "echo 7 3")
     }
 }
 
@@ -104,9 +167,61 @@ import Testing
     }
 
     @Test func eachForms() throws {
-        #expect(try options(["--each", "t {}", "a", "b"]).source == .template(Array("t {}".utf8), lists: [[Array("a".utf8), Array("b".utf8)]]))
+        #expect(try options(["--each", "t {}", "a", "b"]).source == .template(Array("t {}".utf8), lists: [.words([Array("a".utf8), Array("b".utf8)])]))
         #expect(try options(["--each", "t"]).source == .templateLines(Array("t".utf8), file: nil))
         #expect(try options(["-a", "f", "--each", "t"]).source == .templateLines(Array("t".utf8), file: "f"))
+    }
+
+    @Test func wordsAfterTheTemplateAreArgumentsEvenWithADash() throws {
+        let parsed = try options(["--each", "gzip -k {}", "-q", "-rf.txt", "--", "a"])
+        #expect(!parsed.quiet)
+        #expect(parsed.source == .template(Array("gzip -k {}".utf8), lists: [.words(["-q", "-rf.txt", "--", "a"].map { Array($0.utf8) })]))
+        // A `--` right after the template only marks where the arguments begin.
+        #expect(try options(["--each", "rm {}", "--", "-x"]).source == .template(Array("rm {}".utf8), lists: [.words([Array("-x".utf8)])]))
+    }
+
+    @Test func aValueOptionRefusesAnOptionAsItsValue() {
+        #expect(throws: UsageError.optionAsValue(option: "--joblog", placeholder: "FILE", value: "-j4")) {
+            try options(["--joblog", "-j4", "echo x"])
+        }
+        #expect(throws: UsageError.optionAsValue(option: "--results", placeholder: "DIR", value: "--dry-run")) {
+            try options(["--results", "--dry-run", "echo x"])
+        }
+        #expect(throws: UsageError.optionAsValue(option: "-a", placeholder: "FILE", value: "-q")) { try options(["-a", "-q"]) }
+    }
+
+    @Test func aValueThatOnlyLooksLikeAnOptionIsAccepted() throws {
+        #expect(try options(["--joblog=-j4", "x"]).jobLog == "-j4")
+        #expect(try options(["-a", "-"]).source == .commandLines(file: "-"))
+        #expect(try options(["--names", "-x,y", "x"]).names == ["-x", "y"])
+    }
+
+    @Test func durationsTakeCompoundsAndZeroTimeoutMeansNone() throws {
+        #expect(try options(["--timeout", "1m30s", "x"]).timeout == .seconds(90))
+        #expect(try options(["--timeout", "0", "x"]).timeout == nil)
+        #expect(try options(["--timeout", "0s", "x"]).timeout == nil)
+        #expect(Duration.parse("1h2m3.5s") == .milliseconds(3_723_500))
+        for bad in ["1m30", "1x", "m", "1m-2s", "--1"] { #expect(Duration.parse(bad) == nil, "\(bad)") }
+    }
+
+    @Test func gnuParallelSpellings() throws {
+        #expect(try options(["::::", "jobs.txt"]).source == .commandLines(file: "jobs.txt"))
+        #expect(try options(["--each", "t", "::::", "a", "b", ":::", "1"]).source
+            == .template(Array("t".utf8), lists: [.file("a"), .file("b"), .words([Array("1".utf8)])]))
+        #expect(try options(["--each", "t", "::::", "a"]).source == .templateLines(Array("t".utf8), file: "a"))
+        #expect(try options(["-k", "-n", "3", "--each", "t", "x"]).maxArguments == 3)
+        #expect(try options(["--colsep", ",", "--each", "t"]).columnSeparator == ",")
+        #expect(try options(["--bar", "x"]).progress == .on)
+        #expect(try options(["--eta", "x"]).progress == .on)
+    }
+
+    @Test func optionsThatNeedOthersSaySo() {
+        #expect(throws: UsageError.needsEach(option: "-n/--max-args", example: "futurerun -n 10 --each 'echo {}' *.log")) {
+            try options(["-n", "2", "echo"])
+        }
+        #expect(throws: UsageError.needsOneList("--colsep")) { try options(["--colsep", ",", "--each", "t", "a", ":::", "b"]) }
+        #expect(throws: UsageError.jobFileSeparatorMisused) { try options(["echo", "::::", "f"]) }
+        #expect(throws: (any Error).self) { try options(["--colsep", "(", "--each", "t"]) }
     }
 
     @Test func errorsNameTheProblem() {

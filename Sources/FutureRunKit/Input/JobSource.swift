@@ -1,6 +1,5 @@
 import FutureCore
 import Glibc
-import Synchronization
 
 /// The jobs of one run, made lazily in input order: pulling the next job reads input only as far
 /// as that job, so the first jobs run while stdin is still being written and memory does not grow
@@ -8,6 +7,15 @@ import Synchronization
 ///
 /// Pulled from one thread (the scheduler's); ``knownTotal`` may be read from any thread.
 public final class JobSource: Sendable {
+    /// The longest command line a job may have: Linux takes at most 128 KiB, its NUL included, as
+    /// one argument (MAX_ARG_STRLEN), and a job's line is the one argument after `sh -c`.
+    static let commandLimit = 128 * 1024 - 1
+    /// The most of one input record held when the template may shorten it (`{.}`, `{/}`, `{//}`)
+    /// or splits it into columns, so that only the command built from it is held to the limit.
+    static let recordLimit = 1 << 30
+    /// What is kept of a record the command does not use (`--each 'echo {#}'`): its label's worth.
+    private static let labelLimit = 4096
+
     private let state: Locked<State>
     private let total = Locked<Int?>(nil)
 
@@ -17,12 +25,25 @@ public final class JobSource: Sendable {
     }
 
     private enum Generator {
-        case list([[UInt8]], next: Int)
-        case lines(LineReaderBox, template: Template?)
-        case combinations(Template, lists: [[[UInt8]]], link: Bool, next: [Int]?)
+        case commands([[UInt8]], next: Int)
+        case commandLines(LineReaderBox)
+        case argumentLines(LineReaderBox)
+        case combinations(lists: [[[UInt8]]], link: Bool, next: [Int]?)
+        /// `-n N` over one list: N consecutive arguments per job.
+        case groups([[UInt8]], size: Int, next: Int)
+    }
+
+    /// One job before it is numbered: a command line, a template's arguments, or why it cannot run.
+    private enum Item {
+        case command([UInt8])
+        case arguments([[UInt8]])
+        case invalid(String, label: [UInt8])
     }
 
     private let names: [String]
+    private let template: Template?
+    private let maxArguments: Int
+    private let columns: ColumnSplitter?
 
     /// The number of jobs, once known (at once for command-line forms, at the end of input for
     /// streamed ones).
@@ -31,84 +52,130 @@ public final class JobSource: Sendable {
     /// - Parameter input: the descriptor to read job lines from, for the streamed forms.
     public init(options: Options, input: Int32?) throws(UsageError) {
         names = options.names
+        maxArguments = options.maxArguments
+        columns = options.columnSeparator.map(ColumnSplitter.init)
         var generator: Generator
         switch options.source {
         case .commands(let commands):
-            generator = .list(commands, next: 0)
+            template = nil
+            generator = .commands(commands, next: 0)
             total.withLock { $0 = commands.count }
         case .commandLines:
-            generator = .lines(LineReaderBox(LineReader(descriptor: input ?? 0, nullSeparated: options.nullSeparated)), template: nil)
+            template = nil
+            let reader = LineReader(descriptor: input ?? 0, nullSeparated: options.nullSeparated, keep: Self.commandLimit + 1)
+            generator = .commandLines(LineReaderBox(reader))
         case .templateLines(let bytes, _):
-            let template = Template(bytes)
-            if template.highestList > 1 {
-                throw .invalidValue(option: "--each", value: String(decoding: bytes, as: UTF8.self),
-                                    expected: "only {1} with arguments from input lines (one list)")
+            let template = try Template(bytes)
+            self.template = template
+            let lists = options.columnSeparator != nil ? Int.max : options.maxArguments
+            if template.highestList > lists {
+                throw .invalidValue(
+                    option: "--each", value: String(decoding: bytes, as: UTF8.self),
+                    expected: "only {1} with one argument per input line (or -n N, or --colsep)")
             }
-            generator = .lines(LineReaderBox(LineReader(descriptor: input ?? 0, nullSeparated: options.nullSeparated)), template: template)
-        case .template(let bytes, let lists):
-            let template = Template(bytes)
-            if template.highestList > lists.count {
-                throw .invalidValue(option: "--each", value: String(decoding: bytes, as: UTF8.self),
-                                    expected: "at most {\(lists.count)}: there are \(lists.count) argument lists")
+            let reader = LineReader(
+                descriptor: input ?? 0, nullSeparated: options.nullSeparated, keep: Self.keep(for: template, options))
+            generator = .argumentLines(LineReaderBox(reader))
+        case .template(let bytes, let argumentLists):
+            let template = try Template(bytes)
+            self.template = template
+            let lists = try argumentLists.map { list throws(UsageError) in try Self.words(of: list, options) }
+            let available = options.maxArguments > 1 ? options.maxArguments : (options.columnSeparator != nil ? Int.max : lists.count)
+            if template.highestList > available {
+                throw .invalidValue(
+                    option: "--each", value: String(decoding: bytes, as: UTF8.self),
+                    expected: "at most {\(lists.count)}: there are \(lists.count) argument lists")
             }
-            let count = options.link ? lists.map(\.count).max()! : lists.map(\.count).reduce(1, *)
-            total.withLock { $0 = count }
-            generator = .combinations(template, lists: lists, link: options.link, next: Array(repeating: 0, count: lists.count))
+            if options.maxArguments > 1 {
+                total.withLock { $0 = (lists[0].count + options.maxArguments - 1) / options.maxArguments }
+                generator = .groups(lists[0], size: options.maxArguments, next: 0)
+            } else if lists.contains(where: \.isEmpty) {
+                total.withLock { $0 = 0 }
+                generator = .combinations(lists: lists, link: options.link, next: nil)
+            } else {
+                let count = options.link ? lists.map(\.count).max()! : lists.map(\.count).reduce(1, *)
+                total.withLock { $0 = count }
+                generator = .combinations(lists: lists, link: options.link, next: Array(repeating: 0, count: lists.count))
+            }
         }
         state = Locked(State(generator: generator))
+    }
+
+    /// How much of an input record to keep: just past the command limit when the command holds
+    /// the record whole (a longer one cannot run anyway); all of it, up to ``recordLimit``, when
+    /// the template may shorten or split it; enough for a label when the template does not use it.
+    private static func keep(for template: Template, _ options: Options) -> Int {
+        if options.columnSeparator != nil { return recordLimit }
+        let whole = options.maxArguments > 1 ? template.holdsEveryArgumentWhole : template.holdsFirstArgumentWhole
+        if whole { return commandLimit + 1 }
+        let usesArguments = template.parts.contains { if case .argument = $0 { true } else { false } }
+        return usesArguments ? recordLimit : labelLimit
     }
 
     /// The next job, blocking while input is read; `nil` when there are no more.
     public func next() -> Job? {
         state.withLock { state -> Job? in
-            guard let body = Self.nextBody(&state.generator) else {
+            guard let item = nextItem(&state.generator) else {
                 let produced = state.produced
                 total.withLock { $0 = produced }
                 return nil
             }
             state.produced += 1
-            return Job(number: state.produced, label: label(for: body, number: state.produced), body: body)
+            return job(item, number: state.produced)
         }
     }
 
     /// A read error on the input, if reading stopped because of one.
     public var readError: Int32? {
         state.withLock { state in
-            if case .lines(let reader, _) = state.generator { return reader.reader.readError }
-            return nil
+            switch state.generator {
+            case .commandLines(let box), .argumentLines(let box): box.reader.readError
+            case .commands, .combinations, .groups: nil
+            }
         }
     }
 
-    private static func nextBody(_ generator: inout Generator) -> Job.Body? {
+    private func nextItem(_ generator: inout Generator) -> Item? {
         switch generator {
-        case .list(let commands, let next):
+        case .commands(let commands, let next):
             guard next < commands.count else { return nil }
-            generator = .list(commands, next: next + 1)
+            generator = .commands(commands, next: next + 1)
             return .command(commands[next])
-        case .lines(let box, let template):
+        case .commandLines(let box):
             while let record = box.reader.next() {
-                switch record {
-                case .tooLong(let length):
-                    return .invalid("input line of \(length) bytes is longer than the \(LineReader.maximumLength) bytes one command may have")
-                case .line(let line):
-                    if line.contains(0) { return .invalid("input line holds a NUL byte: use -0 for NUL-separated input") }
-                    if let template {
-                        if line.isEmpty { continue }
-                        return .template(template, arguments: [line])
-                    }
-                    let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 }
-                    if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
-                    return .command(line)
-                }
+                if record.isCut { return .invalid(Self.tooLong(input: record.length), label: Array(record.bytes.prefix(64))) }
+                if record.bytes.contains(0) { return .invalid(Self.holdsNul, label: record.bytes) }
+                let trimmed = record.bytes.drop { $0 == 0x20 || $0 == 0x09 }
+                if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
+                return .command(record.bytes)
             }
             return nil
-        case .combinations(let template, let lists, let link, let next):
+        case .argumentLines(let box):
+            var arguments: [[UInt8]] = []
+            while arguments.count < maxArguments, let record = box.reader.next() {
+                if record.length == 0 { continue }
+                if record.isCut, box.reader.keep != Self.labelLimit {
+                    let reason = box.reader.keep == Self.recordLimit ? Self.tooLong(record: record.length) : Self.tooLong(input: record.length)
+                    return .invalid(reason, label: Array(record.bytes.prefix(64)))
+                }
+                // With -0 a record cannot hold a NUL; without, a NUL cannot reach a command.
+                if record.bytes.contains(0) { return .invalid(Self.holdsNul, label: record.bytes) }
+                if let columns { return .arguments(columns.columns(of: record.bytes)) }
+                arguments.append(record.bytes)
+            }
+            return arguments.isEmpty ? nil : .arguments(arguments)
+        case .groups(let words, let size, let next):
+            guard next < words.count else { return nil }
+            let end = min(next + size, words.count)
+            generator = .groups(words, size: size, next: end)
+            return .arguments(Array(words[next..<end]))
+        case .combinations(let lists, let link, let next):
             guard var next else { return nil }
             let arguments = lists.indices.map { lists[$0][next[$0] % lists[$0].count] }
             if link {
                 let longest = lists.map(\.count).max()!
                 next = next.map { $0 + 1 }
-                generator = .combinations(template, lists: lists, link: link, next: next[0] < longest ? next : nil)
+                generator = .combinations(lists: lists, link: link, next: next[0] < longest ? next : nil)
             } else {
                 var position = lists.count - 1
                 while position >= 0 {
@@ -117,20 +184,70 @@ public final class JobSource: Sendable {
                     next[position] = 0
                     position -= 1
                 }
-                generator = .combinations(template, lists: lists, link: link, next: position < 0 ? nil : next)
+                generator = .combinations(lists: lists, link: link, next: position < 0 ? nil : next)
             }
-            return .template(template, arguments: arguments)
+            if let columns { return .arguments(columns.columns(of: arguments[0])) }
+            return .arguments(arguments)
         }
     }
 
-    private func label(for body: Job.Body, number: Int) -> String {
-        if number <= names.count, !names[number - 1].isEmpty { return names[number - 1] }
-        switch body {
-        case .command(let line): return Self.shorten(String(decoding: line, as: UTF8.self))
-        case .template(_, let arguments):
-            return Self.shorten(arguments.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " "))
-        case .invalid: return "(invalid input)"
+    /// Numbers, labels and builds one job; a command line past ``commandLimit`` makes it invalid.
+    private func job(_ item: Item, number: Int) -> Job {
+        func named(_ fallback: @autoclosure () -> String) -> String {
+            number <= names.count && !names[number - 1].isEmpty ? names[number - 1] : fallback()
         }
+        switch item {
+        case .invalid(let reason, let label):
+            return Job(number: number, label: named(Self.shorten(String(decoding: label, as: UTF8.self))), body: .invalid(reason))
+        case .command(let line):
+            let label = named(Self.shorten(String(decoding: line, as: UTF8.self)))
+            if line.count > Self.commandLimit { return Job(number: number, label: label, body: .invalid(Self.tooLong(command: line.count))) }
+            return Job(number: number, label: label, body: .command(line))
+        case .arguments(let arguments):
+            let label = named(Self.shorten(arguments.map { String(decoding: $0.prefix(256), as: UTF8.self) }.joined(separator: " ")))
+            let template = template!
+            let line: [UInt8]
+            do {
+                line = try template.expand(arguments: arguments, jobNumber: number, slot: 1)
+            } catch {
+                return Job(number: number, label: label, body: .invalid(error.message))
+            }
+            if line.count > Self.commandLimit { return Job(number: number, label: label, body: .invalid(Self.tooLong(command: line.count))) }
+            return Job(number: number, label: label, body: template.usesSlot ? .template(template, arguments: arguments) : .command(line))
+        }
+    }
+
+    /// The words of one `--each` list: as given, or the lines of a `:::: FILE` (read whole now).
+    private static func words(of list: Options.ArgumentList, _ options: Options) throws(UsageError) -> [[UInt8]] {
+        switch list {
+        case .words(let words): return words
+        case .file(let path):
+            let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+            defer { if descriptor != 0 { close(descriptor) } }
+            let reader = LineReader(descriptor: descriptor, nullSeparated: options.nullSeparated, keep: commandLimit + 1)
+            var words: [[UInt8]] = []
+            while let record = reader.next() {
+                guard !record.isCut else { throw .unreadableFile(path: path, reason: tooLong(input: record.length)) }
+                if !record.bytes.isEmpty { words.append(record.bytes) }
+            }
+            if let error = reader.readError { throw .unreadableFile(path: path, reason: String(cString: strerror(error))) }
+            return words
+        }
+    }
+
+    private static let holdsNul = "input line holds a NUL byte: use -0 for NUL-separated input"
+
+    private static func tooLong(input length: Int) -> String {
+        "input line of \(length) bytes is longer than the \(commandLimit) bytes one command may have"
+    }
+
+    private static func tooLong(record length: Int) -> String {
+        "input record of \(length) bytes is longer than the \(recordLimit) bytes futurerun holds for one argument"
+    }
+
+    private static func tooLong(command length: Int) -> String {
+        "the command line built for this job is \(length) bytes, longer than the \(commandLimit) bytes one command may have"
     }
 
     /// At most 48 characters, on one line.

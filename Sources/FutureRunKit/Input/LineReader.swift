@@ -2,18 +2,21 @@ import Glibc
 
 /// Reads records (lines, or NUL-terminated with `-0`) from a descriptor as they arrive, a chunk at a
 /// time: a job can start before the input ends, and memory holds one chunk and one record.
-/// A record longer than ``maximumLength`` is not kept: it comes back as `.tooLong`.
+/// Of a record longer than ``keep`` bytes only the first `keep` are kept; ``Record/length`` tells
+/// the whole length, so the caller can tell it was cut.
 final class LineReader {
-    enum Record: Equatable {
-        case line([UInt8])
-        case tooLong(Int)
+    struct Record: Equatable {
+        /// The record's bytes, or its first ``LineReader/keep`` bytes.
+        var bytes: [UInt8]
+        /// Its whole length.
+        var length: Int
+        var isCut: Bool { length > bytes.count }
     }
-
-    /// The longest record kept: Linux refuses a longer single argument anyway (MAX_ARG_STRLEN).
-    static let maximumLength = 128 * 1024
 
     private let descriptor: Int32
     private let separator: UInt8
+    /// How many bytes of a record are kept.
+    let keep: Int
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var start = 0
     private var end = 0
@@ -22,22 +25,22 @@ final class LineReader {
     private var atEnd = false
     private(set) var readError: Int32?
 
-    init(descriptor: Int32, nullSeparated: Bool) {
+    init(descriptor: Int32, nullSeparated: Bool, keep: Int) {
         self.descriptor = descriptor
         self.separator = nullSeparated ? 0 : 0x0A
+        self.keep = keep
     }
 
     /// The next record, blocking until it is complete or the input ends; `nil` at the end.
     func next() -> Record? {
         while true {
             if start < end {
-                let slice = buffer[start..<end]
-                if let at = slice.firstIndex(of: separator) {
+                if let at = separatorIndex() {
                     append(buffer[start..<at])
                     start = at + 1
                     return takeRecord()
                 }
-                append(slice)
+                append(buffer[start..<end])
                 start = end
             }
             if atEnd {
@@ -47,9 +50,18 @@ final class LineReader {
         }
     }
 
+    /// The next separator in `buffer[start..<end]` (memchr: the scan is most of the reading).
+    private func separatorIndex() -> Int? {
+        buffer.withUnsafeBytes { bytes in
+            guard let found = memchr(bytes.baseAddress! + start, Int32(separator), end - start) else { return nil }
+            return bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
+        }
+    }
+
     private func append(_ bytes: ArraySlice<UInt8>) {
+        let room = keep - pending.count
+        if room > 0 { pending.append(contentsOf: bytes.prefix(room)) }
         pendingLength += bytes.count
-        if pendingLength <= Self.maximumLength { pending.append(contentsOf: bytes) }
     }
 
     private func takeRecord() -> Record {
@@ -57,7 +69,7 @@ final class LineReader {
             pending = []
             pendingLength = 0
         }
-        return pendingLength > Self.maximumLength ? .tooLong(pendingLength) : .line(pending)
+        return Record(bytes: pending, length: pendingLength)
     }
 
     private func fill() {

@@ -1,71 +1,108 @@
 /// A `--each` template, parsed once: literal bytes and GNU parallel replacement strings, each
-/// replacement knowing the shell quoting context it sits in, so that a substituted argument is
-/// always exactly one word of data and never shell code.
+/// replacement knowing the shell quoting context it sits in (``QuoteTracker``), so that a
+/// substituted argument is always data and never shell code.
 ///
 /// | string | becomes |
 /// |---|---|
-/// | `{}` | the argument |
+/// | `{}` | the argument (with several, all of them, each quoted) |
 /// | `{.}` | the argument without its extension |
 /// | `{/}` | its base name |
 /// | `{//}` | its directory (`.` if none) |
 /// | `{/.}` | its base name without extension |
 /// | `{#}` | the job number |
 /// | `{%}` | the job slot |
-/// | `{N}` `{N.}` `{N/}` `{N//}` `{N/.}` | the same, of the Nth argument list |
+/// | `{N}` `{N.}` `{N/}` `{N//}` `{N/.}` | the same, of the Nth list, column or argument |
 public struct Template: Sendable, Equatable {
     enum Transform: Sendable, Equatable { case whole, noExtension, baseName, directory, baseNameNoExtension }
 
-    enum Context: Sendable, Equatable {
-        /// Outside quotes (also inside `$(...)` and backquotes).
-        case plain
-        /// Inside `"..."`.
-        case doubleQuoted
-        /// Inside `'...'`.
-        case singleQuoted
+    /// How the shell reads the text put at a replacement.
+    struct Context: Sendable, Equatable {
+        enum Quoting: Sendable, Equatable {
+            /// Outside quotes (also directly inside `$(...)` and backquotes).
+            case plain
+            case doubleQuoted
+            case singleQuoted
+            case hereDocument(QuoteTracker.HereDocument)
+        }
+
+        var quoting: Quoting
+        /// The backquotes around it, outermost first: whether each opened inside `"..."`.
+        var backquotes: [Bool] = []
     }
 
     enum Part: Sendable, Equatable {
         case literal([UInt8])
-        /// Argument `list` (0-based; `nil`: all lists, for `{}` with several lists, joined by spaces).
+        /// Argument `list` (0-based; `nil`: all of them, joined by spaces).
         case argument(list: Int?, Transform, Context)
         case jobNumber
         case slot
     }
 
+    /// Why a job's arguments cannot go into the template.
+    enum ExpansionError: Error, Equatable {
+        case endsHereDocument(delimiter: [UInt8])
+
+        var message: String {
+            switch self {
+            case .endsHereDocument(let delimiter):
+                "the argument would end the here-document (its delimiter is "
+                    + String(decoding: delimiter, as: UTF8.self) + "): pick a delimiter the arguments cannot hold"
+            }
+        }
+    }
+
     let parts: [Part]
-    /// Whether any argument replacement appears; if not, the arguments are appended.
-    let usesArguments: Bool
+    /// Whether any replacement string appears (`{#}` and `{%}` too); if none, the arguments are appended.
+    let hasReplacement: Bool
+    /// Whether the job's slot is part of the command line (`{%}`).
+    let usesSlot: Bool
+    /// Whether every argument appears whole in the command line (`{}`, or appended), and whether
+    /// the first does (`{1}` too): then a command built from an argument longer than a command may
+    /// be is too long as well, and input need not keep more of such an argument.
+    let holdsEveryArgumentWhole: Bool
+    let holdsFirstArgumentWhole: Bool
     /// The highest `{N}` used (0 if none).
     let highestList: Int
 
-    public init(_ bytes: [UInt8]) {
+    /// Parses `bytes`; refuses a replacement in a context where no quoting keeps it data.
+    init(_ bytes: [UInt8]) throws(UsageError) {
         var parts: [Part] = []
         var literal: [UInt8] = []
-        var contexts = QuoteTracker()
+        var tracker = QuoteTracker()
         var index = 0
-        var highest = 0
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "{"), !contexts.isEscaped,
-               let (part, length) = Template.replacement(in: bytes, at: index, context: contexts.context) {
+            if bytes[index] == UInt8(ascii: "{"), !tracker.isEscaped, let (kind, length) = Template.replacement(in: bytes, at: index) {
                 if !literal.isEmpty { parts.append(.literal(literal)) }
                 literal = []
-                parts.append(part)
-                if case .argument(let list?, _, _) = part { highest = max(highest, list + 1) }
+                switch kind {
+                case .jobNumber: parts.append(.jobNumber)
+                case .slot: parts.append(.slot)
+                case .argument(let list, let transform):
+                    parts.append(.argument(list: list, transform, try tracker.context(at: index).get()))
+                }
                 index += length
                 continue
             }
-            contexts.feed(bytes, at: index)
+            tracker.feed(bytes, at: index)
             literal.append(bytes[index])
             index += 1
         }
         if !literal.isEmpty { parts.append(.literal(literal)) }
         self.parts = parts
-        self.usesArguments = parts.contains { if case .argument = $0 { true } else { false } }
-        self.highestList = highest
+        hasReplacement = parts.contains { if case .literal = $0 { false } else { true } }
+        usesSlot = parts.contains(.slot)
+        let arguments = parts.compactMap { part -> (list: Int?, transform: Transform)? in
+            if case .argument(let list, let transform, _) = part { (list, transform) } else { nil }
+        }
+        holdsEveryArgumentWhole = !hasReplacement || arguments.contains { $0.list == nil && $0.transform == .whole }
+        holdsFirstArgumentWhole = holdsEveryArgumentWhole || arguments.contains { $0.list == 0 && $0.transform == .whole }
+        highestList = arguments.compactMap { $0.list.map { $0 + 1 } }.max() ?? 0
     }
 
+    private enum Replacement { case argument(list: Int?, Transform), jobNumber, slot }
+
     /// The replacement string starting at `start`, and its length, if it is one.
-    private static func replacement(in bytes: [UInt8], at start: Int, context: Context) -> (Part, Int)? {
+    private static func replacement(in bytes: [UInt8], at start: Int) -> (Replacement, Int)? {
         guard let close = bytes[start...].prefix(12).firstIndex(of: UInt8(ascii: "}")) else { return nil }
         var inner = String(decoding: bytes[(start + 1)..<close], as: UTF8.self)
         let length = close - start + 1
@@ -87,11 +124,12 @@ public struct Template: Sendable, Equatable {
         case "/.": transform = .baseNameNoExtension
         default: return nil
         }
-        return (.argument(list: list, transform, context), length)
+        return (.argument(list: list, transform), length)
     }
 
-    /// The command line for one job: `arguments` (one per list) substituted and quoted.
-    public func expand(arguments: [[UInt8]], jobNumber: Int, slot: Int) -> [UInt8] {
+    /// The command line for one job: `arguments` (one per list, column or `-n` argument)
+    /// substituted and quoted for where each lands.
+    func expand(arguments: [[UInt8]], jobNumber: Int, slot: Int) throws(ExpansionError) -> [UInt8] {
         var line: [UInt8] = []
         for part in parts {
             switch part {
@@ -100,15 +138,18 @@ public struct Template: Sendable, Equatable {
             case .slot: line += Array(String(slot).utf8)
             case .argument(let list, let transform, let context):
                 if let list {
-                    line += ShellQuoting.quote(Template.apply(transform, to: list < arguments.count ? arguments[list] : []), in: context)
+                    let argument = list < arguments.count ? arguments[list] : []
+                    line += try ShellQuoting.quote(Template.apply(transform, to: argument), in: context)
                 } else {
-                    let words = arguments.map { ShellQuoting.quote(Template.apply(transform, to: $0), in: context) }
-                    line += Array(words.joined(separator: [0x20]))
+                    for (position, argument) in arguments.enumerated() {
+                        if position > 0 { line.append(0x20) }
+                        line += try ShellQuoting.quote(Template.apply(transform, to: argument), in: context)
+                    }
                 }
             }
         }
-        if !usesArguments {
-            for argument in arguments { line += [0x20] + ShellQuoting.quote(argument, in: .plain) }
+        if !hasReplacement {
+            for argument in arguments { line += [0x20] + (try ShellQuoting.quote(argument, in: Context(quoting: .plain))) }
         }
         return line
     }
@@ -128,92 +169,6 @@ public struct Template: Sendable, Equatable {
             return slash == 0 ? [UInt8(ascii: "/")] : Array(argument[..<slash])
         case .noExtension: return Array(argument[..<baseStart]) + dropExtension(argument[baseStart...])
         case .baseNameNoExtension: return dropExtension(argument[baseStart...])
-        }
-    }
-}
-
-/// Follows the shell's quoting through a template, byte by byte: which context a position is in.
-struct QuoteTracker {
-    private enum Frame { case plain, single, double, backquote, substitution }
-    private var stack: [Frame] = [.plain]
-    private(set) var isEscaped = false
-
-    var context: Template.Context {
-        switch stack.last! {
-        case .single: .singleQuoted
-        case .double: .doubleQuoted
-        case .plain, .backquote, .substitution: .plain
-        }
-    }
-
-    mutating func feed(_ bytes: [UInt8], at index: Int) {
-        let byte = bytes[index]
-        if isEscaped {
-            isEscaped = false
-            return
-        }
-        let top = stack.last!
-        if top == .single {
-            if byte == UInt8(ascii: "'") { stack.removeLast() }
-            return
-        }
-        switch byte {
-        case UInt8(ascii: "\\"): isEscaped = true
-        case UInt8(ascii: "'") where top != .double: stack.append(.single)
-        case UInt8(ascii: "\""):
-            if top == .double { stack.removeLast() } else { stack.append(.double) }
-        case UInt8(ascii: "`"):
-            if top == .backquote { stack.removeLast() } else { stack.append(.backquote) }
-        case UInt8(ascii: "("):
-            if index > 0, bytes[index - 1] == UInt8(ascii: "$") { stack.append(.substitution) }
-        case UInt8(ascii: ")") where top == .substitution: stack.removeLast()
-        default: break
-        }
-    }
-}
-
-/// Quoting of data for `/bin/sh`, for each context a template can put it in.
-enum ShellQuoting {
-    /// Bytes that need no quoting in a plain word.
-    private static func isSafe(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ","),
-             UInt8(ascii: ":"), UInt8(ascii: "+"), UInt8(ascii: "@"), UInt8(ascii: "%"), UInt8(ascii: "^"):
-            true
-        default: false
-        }
-    }
-
-    static func quote(_ argument: [UInt8], in context: Template.Context) -> [UInt8] {
-        let quote = UInt8(ascii: "'")
-        switch context {
-        case .plain:
-            if !argument.isEmpty, argument.allSatisfy(isSafe) { return argument }
-            var quoted: [UInt8] = [quote]
-            for byte in argument {
-                if byte == quote { quoted += Array(#"'\''"#.utf8) } else { quoted.append(byte) }
-            }
-            quoted.append(quote)
-            return quoted
-        case .singleQuoted:
-            // Already inside '...': everything is literal except the quote itself.
-            var quoted: [UInt8] = []
-            for byte in argument {
-                if byte == quote { quoted += Array(#"'\''"#.utf8) } else { quoted.append(byte) }
-            }
-            return quoted
-        case .doubleQuoted:
-            // Inside "...": only $ ` " \ are special.
-            var quoted: [UInt8] = []
-            for byte in argument {
-                if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    quoted.append(UInt8(ascii: "\\"))
-                }
-                quoted.append(byte)
-            }
-            return quoted
         }
     }
 }

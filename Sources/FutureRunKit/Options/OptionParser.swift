@@ -5,23 +5,23 @@ public enum Invocation: Equatable, Sendable {
     case version
 }
 
-/// Turns `argv` into an ``Invocation``. Options come before the first operand (the command), as with
-/// `xargs` and GNU parallel: `futurerun -j4 make -k ::: make test` passes `-k` to make. `--` ends
-/// the options explicitly.
+/// Turns `argv` into an ``Invocation`` with the declarations of ``OptionDeclaration/all``, the way
+/// getopt users expect: options come before the first operand (the command), as with `xargs` and
+/// GNU parallel, so `futurerun -j4 make -k ::: make test` passes `-k` to make; after `--each
+/// TEMPLATE` every word is an argument, so a file named `-rf.txt` is data. `--` ends the options
+/// explicitly. Short options cluster (`-qj4`); long ones take `--name=value` or the next word, and a
+/// next word that is itself an option is refused (`--joblog -j4`).
 public struct OptionParser {
-    private var arguments: [[UInt8]]
+    private let arguments: [[UInt8]]
     private var index = 0
-    private var options = Options()
-    private var template: [UInt8]?
-    private var argumentFile: String?
+    private var parsed = ParsedOptions()
+
+    private static let separator = Array(":::".utf8)
+    private static let fileSeparator = Array("::::".utf8)
 
     /// - Parameter arguments: `argv` without the program name, as bytes.
     public init(_ arguments: [[UInt8]]) {
         self.arguments = arguments
-    }
-
-    public init(_ arguments: [String]) {
-        self.init(arguments.map { Array($0.utf8) })
     }
 
     public static func parse(_ arguments: [[UInt8]]) throws(UsageError) -> Invocation {
@@ -30,203 +30,195 @@ public struct OptionParser {
     }
 
     public mutating func parse() throws(UsageError) -> Invocation {
-        while index < arguments.count {
-            let argument = String(decoding: arguments[index], as: UTF8.self)
-            if argument == "--" {
+        while index < arguments.count, !parsed.optionsEnded {
+            let word = String(decoding: arguments[index], as: UTF8.self)
+            if word == "--" {
                 index += 1
                 break
             }
-            guard argument.hasPrefix("-"), argument != "-", argument != ":::" else { break }
+            guard word.hasPrefix("-"), word != "-" else { break }
             index += 1
-            if argument.hasPrefix("--") {
-                if let action = try parseLong(argument) { return action }
-            } else if let action = try parseShort(argument) {
-                return action
-            }
+            if word.hasPrefix("--") { try parseLong(word) } else { try parseShort(word) }
+            if let answer = parsed.answer { return answer }
         }
-        options.source = try makeSource(operands: Array(arguments[index...]))
-        return .run(options)
+        // `--each TEMPLATE -- ARG...`: the `--` only says that the arguments begin.
+        if parsed.optionsEnded, index < arguments.count, arguments[index] == Array("--".utf8) { index += 1 }
+        parsed.options.source = try makeSource(operands: Array(arguments[index...]))
+        try checkCombinations()
+        return .run(parsed.options)
     }
 
     // MARK: Options
 
-    private mutating func parseLong(_ argument: String) throws(UsageError) -> Invocation? {
-        var name = argument
-        var inlineValue: String?
-        if let equals = argument.firstIndex(of: "=") {
-            name = String(argument[..<equals])
-            inlineValue = String(argument[argument.index(after: equals)...])
+    private static let byLongName: [String: OptionDeclaration] = {
+        var table: [String: OptionDeclaration] = [:]
+        for declaration in OptionDeclaration.all {
+            for name in declaration.longNames { table["--" + name] = declaration }
         }
-        func value(_ example: String) throws(UsageError) -> String {
-            if let inlineValue { return inlineValue }
-            return try nextValue(for: name, example: example)
+        return table
+    }()
+
+    private static let byShortName: [Character: OptionDeclaration] = {
+        var table: [Character: OptionDeclaration] = [:]
+        for declaration in OptionDeclaration.all {
+            if let short = declaration.shortName { table[short] = declaration }
         }
-        func noValue() throws(UsageError) {
-            if inlineValue != nil {
-                throw .invalidValue(option: name, value: inlineValue!, expected: "no value (it is a switch)")
-            }
+        return table
+    }()
+
+    /// Whether `word` reads as one of futurerun's options (`-j4`, `--joblog`, `--jobs=2`).
+    static func isOption(_ word: String) -> Bool {
+        guard word.hasPrefix("-"), word != "-" else { return false }
+        if word == "--" { return true }
+        if word.hasPrefix("--") {
+            let name = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            return byLongName[String(name)] != nil
         }
-        switch name {
-        case "--help": try noValue(); return .help
-        case "--version": try noValue(); return .version
-        case "--jobs": options.jobs = try Self.jobs(try value("--jobs 4"), option: name)
-        case "--arg-file": argumentFile = try value("--arg-file jobs.txt")
-        case "--each":
-            guard inlineValue != nil || index < arguments.count else { throw .noTemplate }
-            template = Array(try value("--each 'gzip {}'").utf8)
-        case "--link": try noValue(); options.link = true
-        case "--null": try noValue(); options.nullSeparated = true
-        case "--shell": options.shell = try value("--shell /bin/bash")
-        case "--quiet": try noValue(); options.quiet = true
-        case "--verbose": try noValue(); options.verbose = true
-        case "--tag": try noValue(); options.tag = true
-        case "--live", "--line-buffer": try noValue(); options.live = true
-        case "--names": options.names = try value("--names lint,test").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        case "--color", "--colour": options.color = try Self.choice(try value("--color never"), option: name)
-        case "--progress": try noValue(); options.progress = .on
-        case "--no-progress": try noValue(); options.progress = .off
-        case "--quiet-success": try noValue(); options.quietSuccess = true
-        case "--ci": options.ci = try Self.choice(try value("--ci github"), option: name)
-        case "--timeout": options.timeout = try Self.duration(try value("--timeout 30s"), option: name)
-        case "--grace": options.grace = try Self.duration(try value("--grace 5s"), option: name)
-        case "--delay": options.delay = try Self.duration(try value("--delay 100ms"), option: name)
-        case "--retries": options.retries = try Self.count(try value("--retries 2"), option: name)
-        case "--fail-fast": try noValue(); options.halt = .failFast
-        case "--halt": options.halt = try Self.halt(try value("--halt now,fail=1"), option: name)
-        case "--workdir": options.workingDirectory = try value("--workdir build")
-        case "--dry-run": try noValue(); options.dryRun = true
-        case "--joblog": options.jobLog = try value("--joblog jobs.log")
-        case "--json": options.json = try value("--json jobs.jsonl")
-        case "--junit": options.junit = try value("--junit report.xml")
-        case "--results": options.results = try value("--results out")
-        default: throw .unknownOption(name)
-        }
-        return nil
+        return byShortName[word.dropFirst().first!] != nil
     }
 
-    private mutating func parseShort(_ argument: String) throws(UsageError) -> Invocation? {
-        var letters = Substring(argument.dropFirst())
+    private mutating func parseLong(_ word: String) throws(UsageError) {
+        var name = word
+        var inlineValue: String?
+        if let equals = word.firstIndex(of: "=") {
+            name = String(word[..<equals])
+            inlineValue = String(word[word.index(after: equals)...])
+        }
+        guard let declaration = Self.byLongName[name] else { throw .unknownOption(name) }
+        if declaration.value == nil {
+            if let inlineValue { throw .invalidValue(option: name, value: inlineValue, expected: "no value (it is a switch)") }
+            try apply(declaration, nil, as: name)
+        } else if let inlineValue {
+            try apply(declaration, inlineValue, as: name)
+        } else {
+            try apply(declaration, try nextValue(for: name, declaration), as: name)
+        }
+    }
+
+    private mutating func parseShort(_ word: String) throws(UsageError) {
+        var letters = Substring(word.dropFirst())
         while let letter = letters.first {
             letters = letters.dropFirst()
-            let option = "-\(letter)"
-            func value(_ example: String) throws(UsageError) -> String {
-                if !letters.isEmpty {
-                    defer { letters = "" }
-                    return String(letters)
-                }
-                return try nextValue(for: option, example: example)
+            guard let declaration = Self.byShortName[letter] else { throw .unknownOption("-\(letter)") }
+            guard declaration.value != nil else {
+                try apply(declaration, nil, as: "-\(letter)")
+                if parsed.answer != nil { return }
+                continue
             }
-            switch letter {
-            case "h": return .help
-            case "j": options.jobs = try Self.jobs(try value("-j4"), option: option)
-            case "a": argumentFile = try value("-a jobs.txt")
-            case "C": options.workingDirectory = try value("-C build")
-            case "0": options.nullSeparated = true
-            case "q": options.quiet = true
-            case "v": options.verbose = true
-            default: throw .unknownOption(option)
-            }
+            // The rest of the word is the value (`-j4`), else the next word (`-j 4`).
+            let value = try letters.isEmpty ? nextValue(for: "-\(letter)", declaration) : String(letters)
+            try apply(declaration, value, as: "-\(letter)")
+            return
         }
-        return nil
     }
 
-    private mutating func nextValue(for option: String, example: String) throws(UsageError) -> String {
-        guard index < arguments.count else { throw .missingValue(option: option, example: example) }
-        defer { index += 1 }
-        return String(decoding: arguments[index], as: UTF8.self)
+    /// Applies the option; a bad value is reported under the name the user typed (`-j`, not `--jobs`).
+    private mutating func apply(_ declaration: OptionDeclaration, _ value: String?, as typed: String) throws(UsageError) {
+        do {
+            try declaration.effect(&parsed, value)
+        } catch .invalidValue(_, let value, let expected) {
+            throw .invalidValue(option: typed, value: value, expected: expected)
+        }
     }
 
-    // MARK: Values
-
-    static func jobs(_ text: String, option: String) throws(UsageError) -> Options.Jobs {
-        let expected = "a number of jobs (4), 0 for no limit, or a share of the CPUs (50%)"
-        if text.hasSuffix("%") {
-            guard let percent = Int(text.dropLast()), percent > 0 else {
-                throw .invalidValue(option: option, value: text, expected: expected)
-            }
-            return .percentOfCPUs(percent)
+    private mutating func nextValue(for option: String, _ declaration: OptionDeclaration) throws(UsageError) -> String {
+        guard index < arguments.count else {
+            if declaration.longNames[0] == "each" { throw .noTemplate }
+            throw .missingValue(option: option, example: declaration.example)
         }
-        guard let count = Int(text), count >= 0 else { throw .invalidValue(option: option, value: text, expected: expected) }
-        return .count(count)
-    }
-
-    static func duration(_ text: String, option: String) throws(UsageError) -> Duration {
-        guard let duration = Duration.parse(text) else {
-            throw .invalidValue(option: option, value: text, expected: "a duration such as 500ms, 30s, 5m or 1h")
+        let value = String(decoding: arguments[index], as: UTF8.self)
+        if Self.isOption(value) {
+            throw .optionAsValue(option: option, placeholder: declaration.value!.placeholder, value: value)
         }
-        return duration
-    }
-
-    static func count(_ text: String, option: String) throws(UsageError) -> Int {
-        guard let count = Int(text), count >= 0 else {
-            throw .invalidValue(option: option, value: text, expected: "a whole number, 0 or more")
-        }
-        return count
-    }
-
-    static func choice<Choice: RawRepresentable>(_ text: String, option: String) throws(UsageError) -> Choice
-    where Choice.RawValue == String {
-        guard let choice = Choice(rawValue: text) else {
-            let expected: String =
-                switch Choice.self {
-                case is Options.Color.Type: "auto, always or never"
-                default: "auto, github, gitlab or none"
-                }
-            throw .invalidValue(option: option, value: text, expected: expected)
-        }
-        return choice
-    }
-
-    /// `now`, `soon`, `now,fail=N`, `soon,fail=N%`, `now,success=N`, `never`.
-    static func halt(_ text: String, option: String) throws(UsageError) -> HaltPolicy {
-        let invalid = UsageError.invalidValue(
-            option: option, value: text, expected: "never, now, soon, or now|soon,fail=N|fail=N%|success=N")
-        let parts = text.split(separator: ",", maxSplits: 1).map(String.init)
-        guard let first = parts.first else { throw invalid }
-        let urgency: HaltPolicy.Urgency
-        switch first {
-        case "never": return .never
-        case "now": urgency = .now
-        case "soon": urgency = .soon
-        default: throw invalid
-        }
-        guard parts.count == 2 else { return HaltPolicy(urgency: urgency, trigger: .failures(1)) }
-        let rule = parts[1].split(separator: "=", maxSplits: 1).map(String.init)
-        guard rule.count == 2 else { throw invalid }
-        var amount = rule[1]
-        let isPercent = amount.hasSuffix("%")
-        if isPercent { amount.removeLast() }
-        guard let number = Int(amount), number > 0 else { throw invalid }
-        switch (rule[0], isPercent) {
-        case ("fail", false): return HaltPolicy(urgency: urgency, trigger: .failures(number))
-        case ("fail", true): return HaltPolicy(urgency: urgency, trigger: .failurePercent(min(number, 100)))
-        case ("success", false): return HaltPolicy(urgency: urgency, trigger: .successes(number))
-        default: throw invalid
-        }
+        index += 1
+        return value
     }
 
     // MARK: Operands
 
     private func makeSource(operands: [[UInt8]]) throws(UsageError) -> Options.Source {
-        let separator = Array(":::".utf8)
-        if let template {
-            if operands.isEmpty { return .templateLines(template, file: argumentFile) }
-            if argumentFile != nil { throw .conflictingOptions("-a/--arg-file", "arguments after the template") }
-            var lists = operands.split(separator: separator, omittingEmptySubsequences: false).map(Array.init)
-            if operands.first == separator { lists.removeFirst() }
-            if let empty = lists.firstIndex(where: \.isEmpty) { throw .emptySegment(position: empty + 1) }
+        if let template = parsed.template {
+            if operands.isEmpty { return .templateLines(template, file: parsed.argumentFile) }
+            if parsed.argumentFile != nil { throw .conflictingOptions("-a/--arg-file", "arguments after the template") }
+            let lists = try Self.argumentLists(operands)
+            if lists.count == 1, case .file(let path) = lists[0] { return .templateLines(template, file: path) }
             return .template(template, lists: lists)
         }
-        if operands.isEmpty { return .commandLines(file: argumentFile) }
-        if argumentFile != nil {
+        if operands.first == Self.fileSeparator {
+            guard operands.count == 2, parsed.argumentFile == nil else { throw .jobFileSeparatorMisused }
+            return .commandLines(file: String(decoding: operands[1], as: UTF8.self))
+        }
+        if operands.isEmpty { return .commandLines(file: parsed.argumentFile) }
+        if parsed.argumentFile != nil {
             throw .conflictingOptions("-a/--arg-file", "a command (use --each TEMPLATE -a FILE for one job per line)")
         }
-        let segments = operands.split(separator: separator, omittingEmptySubsequences: false)
+        if operands.contains(Self.fileSeparator) { throw .jobFileSeparatorMisused }
+        let segments = operands.split(separator: Self.separator, omittingEmptySubsequences: false)
         var commands: [[UInt8]] = []
         for (position, segment) in segments.enumerated() {
             guard !segment.isEmpty else { throw .emptySegment(position: position + 1) }
             commands.append(Array(segment.joined(separator: [0x20])))
         }
         return .commands(commands)
+    }
+
+    /// The lists of `--each`: words up to the first separator, then one list per `:::` and one per
+    /// file after `::::` (as GNU parallel: `:::: a b` is two lists).
+    private static func argumentLists(_ operands: [[UInt8]]) throws(UsageError) -> [Options.ArgumentList] {
+        enum Reading {
+            case nothing
+            case words
+            case files(count: Int)
+        }
+        var lists: [Options.ArgumentList] = []
+        var words: [[UInt8]] = []
+        var reading: Reading = operands.first == separator || operands.first == fileSeparator ? .nothing : .words
+        func close() throws(UsageError) {
+            switch reading {
+            case .nothing: break
+            case .words:
+                guard !words.isEmpty else { throw .emptySegment(position: lists.count + 1) }
+                lists.append(.words(words))
+                words = []
+            case .files(let count):
+                guard count > 0 else { throw .emptySegment(position: lists.count + 1) }
+            }
+        }
+        for operand in operands {
+            if operand == separator {
+                try close()
+                reading = .words
+            } else if operand == fileSeparator {
+                try close()
+                reading = .files(count: 0)
+            } else if case .files(let count) = reading {
+                lists.append(.file(String(decoding: operand, as: UTF8.self)))
+                reading = .files(count: count + 1)
+            } else {
+                words.append(operand)
+            }
+        }
+        try close()
+        return lists
+    }
+
+    /// Options that make sense only together with others.
+    private func checkCombinations() throws(UsageError) {
+        let options = parsed.options
+        let listCount: Int? =
+            switch options.source {
+            case .template(_, let lists): lists.count
+            case .templateLines: 1
+            case .commands, .commandLines: nil
+            }
+        if options.maxArguments > 1 {
+            guard let listCount else { throw .needsEach(option: "-n/--max-args", example: "futurerun -n 10 --each 'echo {}' *.log") }
+            guard listCount == 1 else { throw .needsOneList("-n/--max-args") }
+        }
+        if options.columnSeparator != nil {
+            guard let listCount else { throw .needsEach(option: "--colsep", example: "futurerun --colsep , --each 'echo {2}' < table.csv") }
+            guard listCount == 1 else { throw .needsOneList("--colsep") }
+            if options.maxArguments > 1 { throw .conflictingOptions("--colsep", "-n/--max-args") }
+        }
     }
 }

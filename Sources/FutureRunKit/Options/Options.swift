@@ -9,9 +9,17 @@ public struct Options: Sendable, Equatable {
         case percentOfCPUs(Int)
     }
 
-    public enum Color: String, Sendable { case auto, always, never }
-    public enum CIKind: String, Sendable { case auto, github, gitlab, none }
+    public enum Color: String, CaseIterable, Sendable { case auto, always, never }
+    public enum CIKind: String, CaseIterable, Sendable { case auto, github, gitlab, none }
     public enum Toggle: Sendable, Equatable { case auto, on, off }
+
+    /// One argument list of `--each`.
+    public enum ArgumentList: Sendable, Equatable {
+        /// Words from the command line (after the template, or after `:::`).
+        case words([[UInt8]])
+        /// `:::: FILE`: one argument per line of FILE (`-`: stdin).
+        case file(String)
+    }
 
     /// Where the jobs come from.
     public enum Source: Sendable, Equatable {
@@ -20,7 +28,7 @@ public struct Options: Sendable, Equatable {
         /// One command per line of a file (`nil`: stdin).
         case commandLines(file: String?)
         /// A template and its argument lists (every combination, or paired with `--link`).
-        case template([UInt8], lists: [[[UInt8]]])
+        case template([UInt8], lists: [ArgumentList])
         /// A template with arguments read one per line (or NUL-separated) from a file (`nil`: stdin).
         case templateLines([UInt8], file: String?)
     }
@@ -30,6 +38,10 @@ public struct Options: Sendable, Equatable {
     public var shell = "/bin/sh"
     public var nullSeparated = false
     public var link = false
+    /// `-n N`: up to N arguments per job.
+    public var maxArguments = 1
+    /// `--colsep REGEX`: each argument split into columns.
+    public var columnSeparator: String?
     public var quiet = false
     public var verbose = false
     public var tag = false

@@ -10,6 +10,12 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case conflictingOptions(String, String)
     case noCommand
     case cannotWrite(path: String, reason: String)
+    case optionAsValue(option: String, placeholder: String, value: String)
+    case jobFileSeparatorMisused
+    case needsEach(option: String, example: String)
+    case needsOneList(String)
+    case unrunnableShell(path: String, reason: String)
+    case unsafeTemplate(context: String, hint: String)
 
     public var description: String {
         switch self {
@@ -31,6 +37,18 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
             "no command given: try futurerun 'make lint' ::: 'make test', or pipe one command per line"
         case .cannotWrite(let path, let reason):
             "cannot write '\(path)': \(reason)"
+        case .optionAsValue(let option, let placeholder, let value):
+            "'\(option)' needs a \(placeholder); '\(value)' is an option (write \(option)=\(value) if you mean the value)"
+        case .jobFileSeparatorMisused:
+            "':::: FILE' takes job lines as the only operands (futurerun :::: jobs.txt), or argument lists after --each TEMPLATE"
+        case .needsEach(let option, let example):
+            "'\(option)' works only with --each TEMPLATE, for example: \(example)"
+        case .needsOneList(let option):
+            "'\(option)' works with one argument list, not several ':::' or '::::' lists"
+        case .unrunnableShell(let path, let reason):
+            "cannot run the shell '\(path)': \(reason) (give --shell a path to an executable, such as /bin/bash)"
+        case .unsafeTemplate(let context, let hint):
+            "a replacement string inside \(context) cannot be quoted safely: \(hint)"
         }
     }
 }

@@ -1,9 +1,10 @@
 /// One job: its number in input order, its label, and how to make its command line.
 public struct Job: Sendable {
     enum Body: Sendable {
-        /// A command line, run as typed.
+        /// A command line: as typed, or a template's, built when the job was read.
         case command([UInt8])
-        /// A template and this job's arguments (one per list).
+        /// A template that holds the slot (`{%}`) and this job's arguments: built at the start,
+        /// once the slot is known (its arguments were checked when the job was read).
         case template(Template, arguments: [[UInt8]])
         /// An input record that cannot be a job (too long, NUL byte): it fails with this reason.
         case invalid(String)
@@ -19,7 +20,8 @@ public struct Job: Sendable {
     public func commandLine(slot: Int) -> [UInt8] {
         switch body {
         case .command(let line): line
-        case .template(let template, let arguments): template.expand(arguments: arguments, jobNumber: number, slot: slot)
+        case .template(let template, let arguments):
+            (try? template.expand(arguments: arguments, jobNumber: number, slot: slot)) ?? []
         case .invalid: []
         }
     }

@@ -30,6 +30,10 @@ struct Plan {
             }
         }
 
+        if case .failure(let error) = Command.locateExecutable(options.shell) {
+            throw .unrunnableShell(path: options.shell, reason: String(cString: strerror(error.errno)))
+        }
+
         let cpus = CPUCount.usable()
         var width: Int
         switch options.jobs {

@@ -1,0 +1,250 @@
+extension OptionDeclaration {
+    /// Every option futurerun takes, in the order `--help` and the man page list them.
+    public static let all: [OptionDeclaration] = input + running + output + reports + information
+
+    private static let input: [OptionDeclaration] = [
+        .init(
+            ["arg-file"], short: "a", value: .file(), example: "-a jobs.txt", section: .input,
+            help: ["read jobs (or --each arguments) from FILE: -a jobs.txt; - is stdin"],
+            manual: "Read jobs, or the arguments of `--each`, one per line from FILE; `-` is stdin.",
+            effect: { parsed, value throws(UsageError) in parsed.argumentFile = value }),
+        .init(
+            ["each"], value: .text("TEMPLATE"), example: "--each 'gzip {}' *.log", section: .input,
+            help: ["run TEMPLATE per argument: --each 'gzip -k {}' *.log",
+                   "(every word after TEMPLATE is an argument, even one starting with -)"],
+            manual: """
+                Run TEMPLATE once per argument: the words after it, `:::` lists, `::::` files, or \
+                input lines. Every word after TEMPLATE is an argument, even one that starts with \
+                `-`; a `--` right after TEMPLATE is dropped.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                parsed.template = Array(value!.utf8)
+                parsed.optionsEnded = true
+            }),
+        .init(
+            ["link"], example: "--link", section: .input,
+            help: ["pair the ::: lists element by element instead of combining them"],
+            manual: "Pair `:::` lists element-wise (shorter lists wrap) instead of combining them.",
+            effect: { parsed, _ throws(UsageError) in parsed.options.link = true }),
+        .init(
+            ["null"], short: "0", example: "-0", section: .input,
+            help: ["input records end with NUL, not newline: find -print0 | futurerun -0 ..."],
+            manual: "Input records end with NUL instead of newline.",
+            effect: { parsed, _ throws(UsageError) in parsed.options.nullSeparated = true }),
+        .init(
+            ["max-args"], short: "n", value: .text("N"), example: "-n 10", section: .input,
+            help: ["up to N arguments per job: -n 10 ({} is all of them, each quoted)"],
+            manual: """
+                Give each job up to N arguments (the last job may get fewer). `{}` is all of them, \
+                each quoted; `{1}` .. `{N}` one each. Needs `--each` and one argument list.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                let count = try OptionValue.count(value!, option: "--max-args")
+                guard count >= 1 else { throw .invalidValue(option: "--max-args", value: value!, expected: "1 or more") }
+                parsed.options.maxArguments = count
+            }),
+        .init(
+            ["colsep"], value: .text("REGEX"), example: "--colsep '\\t'", section: .input,
+            help: ["split each input line into columns {1} {2} ... at REGEX: --colsep ,"],
+            manual: """
+                Split each argument (an input line) into columns at matches of REGEX, given to the \
+                template as `{1}`, `{2}` and so on; a missing column is empty. Needs `--each` and \
+                one argument list. A REGEX without special characters splits bytes as they are; \
+                any other is matched on the line as UTF-8 text.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.columnSeparator = try OptionValue.columnSeparator(value!)
+            }),
+    ]
+
+    private static let running: [OptionDeclaration] = [
+        .init(
+            ["jobs"], short: "j", value: .text("N"), example: "-j4", section: .running,
+            help: ["run N jobs at once: -j4; 0 = no limit; 50% of the CPUs: -j50%",
+                   "(default: the CPUs this process may use)"],
+            manual: """
+                Run N jobs at once; `0` no limit; N`%` of the CPUs. Default: the CPUs this process \
+                may use (affinity mask and cgroup quota). Lowered, with one notice, to fit the \
+                descriptor and process limits.
+                """,
+            effect: { parsed, value throws(UsageError) in parsed.options.jobs = try OptionValue.jobs(value!, option: "--jobs") }),
+        .init(
+            ["shell"], value: .init(placeholder: "PATH", completion: .program), example: "--shell /bin/bash",
+            section: .running,
+            help: ["run jobs with PATH -c instead of /bin/sh: --shell /bin/bash"],
+            manual: "Run jobs with PATH `-c`. A shell that cannot be run is refused at the start.",
+            effect: { parsed, value throws(UsageError) in parsed.options.shell = value! }),
+        .init(
+            ["workdir"], short: "C", value: .directory, example: "-C build", section: .running,
+            help: ["run jobs in DIR: -C build"],
+            manual: "Run jobs in DIR.",
+            effect: { parsed, value throws(UsageError) in parsed.options.workingDirectory = value }),
+        .init(
+            ["timeout"], value: .duration, example: "--timeout 30s", section: .running,
+            help: ["stop a job after TIME (TERM, then KILL): --timeout 1m30s; 0 = no limit"],
+            manual: """
+                Stop a job after TIME (`500ms`, `30s`, `5m`, `1h`, `1m30s`): SIGTERM to its process \
+                group, SIGKILL after the grace period. It counts as failed, marked "timeout". `0` \
+                means no limit, as in GNU parallel and coreutils timeout.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                let duration = try OptionValue.duration(value!, option: "--timeout")
+                parsed.options.timeout = duration == .zero ? nil : duration
+            }),
+        .init(
+            ["grace"], value: .duration, example: "--grace 5s", section: .running,
+            help: ["between TERM and KILL (default 5s): --grace 2s"],
+            manual: "Between SIGTERM and SIGKILL (default 5s).",
+            effect: { parsed, value throws(UsageError) in parsed.options.grace = try OptionValue.duration(value!, option: "--grace") }),
+        .init(
+            ["retries"], value: .text("N"), example: "--retries 2", section: .running,
+            help: ["rerun a failed job up to N more times: --retries 2"],
+            manual: "Rerun a failed job up to N more times. Its output is then shown when its last attempt ends.",
+            effect: { parsed, value throws(UsageError) in parsed.options.retries = try OptionValue.count(value!, option: "--retries") }),
+        .init(
+            ["fail-fast"], example: "--fail-fast", section: .running,
+            help: ["at the first failure, start nothing new and stop running jobs"],
+            manual: "At the first failure start nothing new and stop running jobs.",
+            effect: { parsed, _ throws(UsageError) in parsed.options.halt = .failFast }),
+        .init(
+            ["halt"], value: .words("WHEN", ["now", "soon", "now,fail=1", "soon,fail=1", "now,success=1"]),
+            example: "--halt now,fail=1", section: .running,
+            help: ["GNU parallel's --halt: now|soon[,fail=N|fail=N%|success=N]",
+                   "--halt now,success=1 races the jobs: the first success wins"],
+            manual: """
+                `now`|`soon`[,`fail=`N|`fail=`N`%`|`success=`N], as in GNU parallel. `now` stops \
+                running jobs, `soon` lets them finish (and, as GNU parallel, still starts the jobs \
+                that fit in slots that were free when the run halted). `success=1` races the jobs \
+                and exits 0 when one succeeds.
+                """,
+            effect: { parsed, value throws(UsageError) in parsed.options.halt = try OptionValue.halt(value!, option: "--halt") }),
+        .init(
+            ["delay"], value: .duration, example: "--delay 100ms", section: .running,
+            help: ["wait TIME between job starts: --delay 200ms"],
+            manual: "Wait TIME between job starts.",
+            effect: { parsed, value throws(UsageError) in
+                let duration = try OptionValue.duration(value!, option: "--delay")
+                parsed.options.delay = duration == .zero ? nil : duration
+            }),
+        .init(
+            ["dry-run"], example: "--dry-run", section: .running,
+            help: ["print the jobs' command lines, run nothing"],
+            manual: "Print each job's command line; run nothing.",
+            effect: { parsed, _ throws(UsageError) in parsed.options.dryRun = true }),
+    ]
+
+    private static let output: [OptionDeclaration] = [
+        .init(
+            ["keep-order"], short: "k", example: "-k", section: .output,
+            help: ["output in input order: always so (accepted for GNU parallel's habit)"],
+            manual: "Output in input order. It always is; the option is accepted as GNU parallel's users type it.",
+            effect: { _, _ throws(UsageError) in }),
+        .init(
+            ["quiet"], short: "q", example: "-q", section: .output,
+            help: ["no status lines, no summary"],
+            manual: "No status lines and no summary.",
+            effect: { parsed, _ throws(UsageError) in parsed.options.quiet = true }),
+        .init(
+            ["verbose"], short: "v", example: "-v", section: .output,
+            help: ["print each job's command line before its output"],
+            manual: "Print each job's command line (on stderr) before its output.",
+            effect: { parsed, _ throws(UsageError) in parsed.options.verbose = true }),
+        .init(
+            ["tag"], example: "--tag", section: .output,
+            help: ["prefix each output line with the job's label and a TAB"],
+            manual: "Prefix each output line with the job's label and a TAB.",
+            effect: { parsed, _ throws(UsageError) in parsed.options.tag = true }),
+        .init(
+            ["live", "line-buffer"], example: "--live", section: .output,
+            help: ["print lines as soon as any job writes them, prefixed [label]"],
+            manual: """
+                Print whole lines as soon as any job writes them, prefixed with its `[label]`; \
+                lines never mix. A last line without newline gets one. Status lines follow in \
+                completion order.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.live = true }),
+        .init(
+            ["names"], value: .text("A,B,..."), example: "--names lint,test", section: .output,
+            help: ["labels for the jobs: --names lint,test,docs"],
+            manual: "Labels for the jobs, in order.",
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.names = value!.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }),
+        .init(
+            ["quiet-success"], example: "--quiet-success", section: .output,
+            help: ["show only failed jobs' output; replay their last lines at the end"],
+            manual: "Show only failed jobs' output; after the summary, replay each failed job's last 20 lines.",
+            effect: { parsed, _ throws(UsageError) in parsed.options.quietSuccess = true }),
+        .init(
+            ["color", "colour"], value: .words("WHEN", ["auto", "always", "never"]), example: "--color never",
+            section: .output,
+            help: ["auto (default), always or never; NO_COLOR is honoured"],
+            manual: "`auto` (on a terminal, unless NO_COLOR is set or TERM=dumb), `always`, `never`.",
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.color = try OptionValue.choice(value!, option: "--color")
+            }),
+        .init(
+            ["progress", "bar", "eta"], example: "--progress", section: .output,
+            help: ["a live progress line on stderr (by default when stderr is a terminal)"],
+            manual: """
+                A progress line on stderr (done/total, running, failed, ETA). Default: when stderr \
+                is a terminal and not in CI. GNU parallel's `--bar` and `--eta` ask for the same line.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.progress = .on }),
+        .init(
+            ["no-progress"], example: "--no-progress", section: .output,
+            help: ["no progress line"],
+            manual: "No progress line.",
+            effect: { parsed, _ throws(UsageError) in parsed.options.progress = .off }),
+        .init(
+            ["ci"], value: .words("KIND", ["auto", "github", "gitlab", "none"]), example: "--ci github",
+            section: .output,
+            help: ["log groups for auto (default), github, gitlab or none"],
+            manual: """
+                `auto` (GITHUB_ACTIONS=true, GITLAB_CI=true), `github`, `gitlab` or `none`: each \
+                job's block is a collapsible group (printed once the job has ended); on GitHub a \
+                failed job adds an `::error` annotation. Markers go to stderr. With CI=true, after \
+                30 s without output one line says which jobs are still running.
+                """,
+            effect: { parsed, value throws(UsageError) in parsed.options.ci = try OptionValue.choice(value!, option: "--ci") }),
+    ]
+
+    private static let reports: [OptionDeclaration] = [
+        .init(
+            ["joblog"], value: .file(), example: "--joblog jobs.log", section: .reports,
+            help: ["GNU parallel's joblog: --joblog jobs.log (+FILE appends)"],
+            manual: "GNU parallel's joblog; `+`FILE appends.",
+            effect: { parsed, value throws(UsageError) in parsed.options.jobLog = value }),
+        .init(
+            ["json"], value: .file(), example: "--json jobs.jsonl", section: .reports,
+            help: ["one JSON object per job: --json jobs.jsonl"],
+            manual: """
+                JSON Lines, one object per job: number, name, command, status, exit, signal, \
+                timed_out, attempts, start, wall, user, sys, max_rss, stdout_bytes, stderr_bytes.
+                """,
+            effect: { parsed, value throws(UsageError) in parsed.options.json = value }),
+        .init(
+            ["junit"], value: .file(), example: "--junit report.xml", section: .reports,
+            help: ["JUnit XML, one testcase per job: --junit report.xml"],
+            manual: "JUnit XML, one testcase per job.",
+            effect: { parsed, value throws(UsageError) in parsed.options.junit = value }),
+        .init(
+            ["results"], value: .directory, example: "--results out", section: .reports,
+            help: ["a folder per job with stdout, stderr, meta.json: --results out"],
+            manual: "A folder per job (DIR/N) with stdout, stderr and meta.json. Symbolic links are refused.",
+            effect: { parsed, value throws(UsageError) in parsed.options.results = value }),
+    ]
+
+    private static let information: [OptionDeclaration] = [
+        .init(
+            ["help"], short: "h", example: "--help", section: .information,
+            help: ["this text"],
+            manual: "Every form and option, with examples.",
+            effect: { parsed, _ throws(UsageError) in parsed.answer = .help }),
+        .init(
+            ["version"], example: "--version", section: .information,
+            help: ["the version"],
+            manual: "The version.",
+            effect: { parsed, _ throws(UsageError) in parsed.answer = .version }),
+    ]
+}

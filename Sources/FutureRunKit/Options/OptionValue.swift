@@ -1,0 +1,77 @@
+/// The parsers of option values: text in, a value or a ``UsageError`` naming what was expected.
+enum OptionValue {
+    static func jobs(_ text: String, option: String) throws(UsageError) -> Options.Jobs {
+        let expected = "a number of jobs (4), 0 for no limit, or a share of the CPUs (50%)"
+        if text.hasSuffix("%") {
+            guard let percent = Int(text.dropLast()), percent > 0 else {
+                throw .invalidValue(option: option, value: text, expected: expected)
+            }
+            return .percentOfCPUs(percent)
+        }
+        guard let count = Int(text), count >= 0 else { throw .invalidValue(option: option, value: text, expected: expected) }
+        return .count(count)
+    }
+
+    static func duration(_ text: String, option: String) throws(UsageError) -> Duration {
+        guard let duration = Duration.parse(text) else {
+            throw .invalidValue(option: option, value: text, expected: "a duration such as 500ms, 30s, 5m, 1h or 1m30s")
+        }
+        return duration
+    }
+
+    static func count(_ text: String, option: String) throws(UsageError) -> Int {
+        guard let count = Int(text), count >= 0 else {
+            throw .invalidValue(option: option, value: text, expected: "a whole number, 0 or more")
+        }
+        return count
+    }
+
+    static func choice<Choice: RawRepresentable & CaseIterable>(_ text: String, option: String) throws(UsageError) -> Choice
+    where Choice.RawValue == String {
+        guard let choice = Choice(rawValue: text) else {
+            let names = Choice.allCases.map(\.rawValue)
+            let expected = names.dropLast().joined(separator: ", ") + " or " + names.last!
+            throw .invalidValue(option: option, value: text, expected: expected)
+        }
+        return choice
+    }
+
+    /// A `--colsep` pattern, checked now so that a bad one is refused before anything runs.
+    static func columnSeparator(_ text: String) throws(UsageError) -> String {
+        guard !text.isEmpty else { throw .invalidValue(option: "--colsep", value: text, expected: "a separator or regular expression") }
+        do {
+            _ = try Regex(text)
+        } catch {
+            throw .invalidValue(option: "--colsep", value: text, expected: "a valid regular expression (\(error))")
+        }
+        return text
+    }
+
+    /// `now`, `soon`, `now,fail=N`, `soon,fail=N%`, `now,success=N`, `never`.
+    static func halt(_ text: String, option: String) throws(UsageError) -> HaltPolicy {
+        let invalid = UsageError.invalidValue(
+            option: option, value: text, expected: "never, now, soon, or now|soon,fail=N|fail=N%|success=N")
+        let parts = text.split(separator: ",", maxSplits: 1).map(String.init)
+        guard let first = parts.first else { throw invalid }
+        let urgency: HaltPolicy.Urgency
+        switch first {
+        case "never": return .never
+        case "now": urgency = .now
+        case "soon": urgency = .soon
+        default: throw invalid
+        }
+        guard parts.count == 2 else { return HaltPolicy(urgency: urgency, trigger: .failures(1)) }
+        let rule = parts[1].split(separator: "=", maxSplits: 1).map(String.init)
+        guard rule.count == 2 else { throw invalid }
+        var amount = rule[1]
+        let isPercent = amount.hasSuffix("%")
+        if isPercent { amount.removeLast() }
+        guard let number = Int(amount), number > 0 else { throw invalid }
+        switch (rule[0], isPercent) {
+        case ("fail", false): return HaltPolicy(urgency: urgency, trigger: .failures(number))
+        case ("fail", true): return HaltPolicy(urgency: urgency, trigger: .failurePercent(min(number, 100)))
+        case ("success", false): return HaltPolicy(urgency: urgency, trigger: .successes(number))
+        default: throw invalid
+        }
+    }
+}

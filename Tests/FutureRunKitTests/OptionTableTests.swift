@@ -1,0 +1,71 @@
+@testable import FutureRunKit
+import Glibc
+import Testing
+
+@Suite struct OptionTable {
+    @Test func everyNameIsDeclaredOnce() {
+        let longs = OptionDeclaration.all.flatMap(\.longNames)
+        let shorts = OptionDeclaration.all.compactMap(\.shortName)
+        #expect(Set(longs).count == longs.count)
+        #expect(Set(shorts).count == shorts.count)
+    }
+
+    @Test func everyValueOptionHasAnExampleThatParses() throws {
+        for declaration in OptionDeclaration.all where declaration.value != nil && declaration.longNames[0] != "each" {
+            let words = declaration.example.split(separator: " ").map(String.init).map { $0.replacing("'", with: "") }
+            let arguments = (words + (declaration.longNames[0] == "arg-file" ? [] : ["--each", "echo {}", "x"])).map { Array($0.utf8) }
+            #expect(throws: Never.self, "\(declaration.example)") { _ = try OptionParser.parse(arguments) }
+        }
+    }
+
+    @Test func helpListsEveryOptionUnderItsSection() {
+        let help = Help.text
+        for declaration in OptionDeclaration.all {
+            #expect(help.contains(declaration.displayName), "\(declaration.displayName)")
+            for alias in declaration.longNames.dropFirst() { #expect(help.contains("--" + alias)) }
+        }
+        #expect(help.contains("\nINPUT OPTIONS\n  -a, --arg-file FILE  read jobs"))
+    }
+
+    @Test func manPageAndCompletionsNameEveryOption() {
+        let page = ManPage.optionsSection
+        for declaration in OptionDeclaration.all {
+            let roffName = "\\fB" + declaration.displayName.replacing("-", with: "\\-") + "\\fR"
+            #expect(page.contains(roffName), "\(roffName)")
+            #expect(Completions.bash.contains(" " + declaration.displayName))
+            #expect(Completions.zsh.contains(declaration.displayName))
+            #expect(Completions.fish.contains(" -l " + declaration.longNames[0] + " "))
+        }
+    }
+
+    @Test func manTextEscapesRoff() {
+        #expect(ManPage.text("a `-x` \\ b") == "a \\fB\\-x\\fR \\e b")
+        #expect(ManPage.escape(".starts") == "\\&.starts")
+    }
+
+    @Test func summariesStopBeforeTheExample() {
+        let byName = Dictionary(uniqueKeysWithValues: OptionDeclaration.all.map { ($0.longNames[0], $0) })
+        #expect(byName["jobs"]!.summary == "run N jobs at once")
+        #expect(byName["link"]!.summary == "pair the ::: lists element by element instead of combining them")
+    }
+
+    /// The checked-in completions and man page are what the table renders: run `make generate`
+    /// after changing an option.
+    @Test func generatedFilesAreUpToDate() throws {
+        let root = String(#filePath.split(separator: "/Tests/").first!)
+        for (path, contents) in UsageFiles.completions {
+            #expect(read(root + "/" + path) == contents, "\(path) is stale: run make generate")
+        }
+        let page = try #require(read(root + "/" + UsageFiles.manPage))
+        #expect(ManPage.updating(page) == page, "\(UsageFiles.manPage) is stale: run make generate")
+    }
+
+    private func read(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[0..<count] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
