@@ -66,7 +66,21 @@ public enum FutureRun {
         scheduler.start()
         // After the first job's way is clear: a signal arriving before stays pending (blocked in
         // every thread) until the watcher takes it.
-        SignalWatcher.start { _ in scheduler.stopAll() }
+        let grace = DurationFormat.format(plan.options.grace)
+        SignalWatcher.start(
+            stop: { _ in
+                let running = scheduler.runningJobs().count
+                scheduler.stopAll()
+                if running > 0 {
+                    scheduler.announce(
+                        "stopping \(running) running job\(running == 1 ? "" : "s") (SIGTERM, then SIGKILL after \(grace)); "
+                            + "interrupt again (Ctrl-C) to kill them now")
+                }
+            },
+            kill: {
+                scheduler.announce("killing the running jobs now (SIGKILL)")
+                ProcessEngine.shared.signalRunningGroups(SIGKILL)
+            })
 
         var outputError: OutputError?
         do throws(OutputError) {

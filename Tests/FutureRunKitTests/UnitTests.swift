@@ -243,7 +243,7 @@ extension String {
 
     private func adding(_ status: JobStatus, to tally: Tally) -> Tally {
         var tally = tally
-        let job = Job(number: 1, label: "x", body: .invalid("x"))
+        let job = Job(number: 1, name: "x", body: .invalid("x"))
         let run = FutureCore.ProcessEngine.shared.neverStarted(.shell("true"))
         tally.add(JobOutcome(job: job, status: status, result: run.result.value, attempts: 1, commandLine: []))
         return tally

@@ -168,8 +168,6 @@ import Testing
 
 /// The generated completion scripts are valid for their shells and offer the table's options.
 @Suite struct CompletionScripts {
-    static let root = String(#filePath.split(separator: "/Tests/").first!)
-
     @Test(arguments: [
         ("bash", "completions/futurerun.bash", "source FILE; COMP_WORDS=(futurerun --col); COMP_CWORD=1; _futurerun; echo \"${COMPREPLY[@]}\""),
         ("zsh", "completions/_futurerun", "zsh -n FILE && echo --colsep --color"),
@@ -177,7 +175,7 @@ import Testing
     ])
     func completionScriptParsesAndOffersOptions(shell: String, file: String, script: String) throws {
         try #require(access("/usr/bin/\(shell)", X_OK) == 0, "\(shell) is not installed (.ci/run installs it)")
-        let line = script.replacing("FILE", with: quoted(Self.root + "/" + file))
+        let line = script.replacing("FILE", with: quoted(packageRoot() + "/" + file))
         let result = Command(["/usr/bin/\(shell)", "-c", line]).run().value
         let output = String(decoding: result.stdout.bytes(), as: UTF8.self)
         #expect(result.status == .exited(0), "\(String(decoding: result.stderr.bytes(), as: UTF8.self))")

@@ -105,3 +105,40 @@ import Testing
         #expect((scratch.read("r.xml") ?? "").hasSuffix("</testsuites>\n"))
     }
 }
+
+@Suite struct RunDetails {
+    @Test func jobsSeeTheirWholeNameNotTheShortenedLabel() {
+        let long = String(repeating: "n", count: 70) + " and more"
+        let run = futurerun(["--each", "printf '%s' \"$FUTURERUN_NAME\" # {}", long])
+        #expect(run.out == long)
+        #expect(run.err.contains("ok   [1/1] " + String(repeating: "n", count: 47) + "…"))
+    }
+
+    @Test func resultsIntoTheFolderOfALongerRunLeaveNothingOfIt() {
+        let scratch = Scratch()
+        let folder = scratch.file("out")
+        #expect(futurerun(["-q", "--results", folder, "--each", "echo {}", "a", "b", "c"]).status == 0)
+        #expect(futurerun(["-q", "--results", folder, "echo x"]).status == 0)
+        #expect(scratch.exists("out/1/stdout") && !scratch.exists("out/2") && !scratch.exists("out/3"))
+        #expect(scratch.read("out/1/stdout") == "x\n")
+    }
+
+    @Test func resultsRefuseAFolderHoldingSomethingElseAndRunNothing() {
+        let scratch = Scratch()
+        let folder = scratch.file("out")
+        #expect(futurerun(["-q", "--results", folder, "echo a"]).status == 0)
+        scratch.write("out/notes.txt", "mine")
+        let run = futurerun(["--results", folder, "touch \(quoted(scratch.file("ran")))"])
+        #expect(run.status == 255)
+        #expect(run.err.contains("it holds 'notes.txt', which futurerun did not write"))
+        #expect(!scratch.exists("ran"))
+        #expect(scratch.exists("out/1/stdout") && scratch.read("out/notes.txt") == "mine", "nothing was removed")
+    }
+
+    @Test func theSpeedUpIsGivenOnlyWhereItMeansSomething() {
+        let one = futurerun(["true"])
+        #expect(one.err.contains("1 job in ") && !one.err.contains("x parallel"), "\(one.err)")
+        let two = futurerun(["sleep 0.2", ":::", "sleep 0.2"])
+        #expect(two.err.contains("x parallel"), "\(two.err)")
+    }
+}

@@ -104,3 +104,37 @@ func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
     }
     return condition()
 }
+
+/// A real terminal: a detached tmux session of `columns` × `rows` running `command` (with CI
+/// detection off), on a tmux server of its own. ``screen`` is what the pane shows, as a person
+/// would see it.
+final class TerminalPane {
+    private let socket: String
+    static let done = "__PANE_DONE__"
+
+    init(columns: Int, rows: Int, _ command: String) {
+        socket = "futurerun-test-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        let line = "env -u CI -u GITHUB_ACTIONS -u GITLAB_CI NO_COLOR=1 TERM=xterm sh -c \(quoted(command)); echo \(Self.done); sleep 60"
+        _ = Command(["tmux", "-L", socket, "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", line]).run().value
+    }
+
+    /// The pane's rows, trailing blank rows dropped.
+    var screen: [String] {
+        let result = Command(["tmux", "-L", socket, "capture-pane", "-p"]).run().value
+        var rows = String(decoding: result.stdout.bytes(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while rows.last?.isEmpty == true { rows.removeLast() }
+        return rows
+    }
+
+    /// Waits (at most `seconds`, against a hang) until the command has ended; returns the screen.
+    func finished(within seconds: Double = 30) -> [String] {
+        _ = eventually(seconds) { screen.contains(Self.done) }
+        return screen.filter { $0 != Self.done }
+    }
+
+    func send(_ keys: String) { _ = Command(["tmux", "-L", socket, "send-keys", keys]).run().value }
+
+    deinit { _ = Command(["tmux", "-L", socket, "kill-server"]).run().value }
+
+    static var isAvailable: Bool { access("/usr/bin/tmux", X_OK) == 0 }
+}

@@ -41,6 +41,8 @@ public final class ProcessEngine: Sendable {
     private enum Message {
         case cancel(UInt64)
         case deadline
+        /// Send a signal to every running child's group, then complete the promise.
+        case signalAll(Int32, Promise<Void, Never>)
     }
 
     private let poller = EventPoller()
@@ -123,6 +125,17 @@ public final class ProcessEngine: Sendable {
         if let timeout = command.timeout { schedule(.timeout(id), at: child.startInstant + timeout) }
         child.promise.onCancel { [self] in post(.cancel(id)) }
         return run
+    }
+
+    /// Sends `signal` to the process group of every running child, on the engine's thread (which
+    /// alone touches a child once it runs). The future resolves once all are sent. Job control
+    /// uses it: SIGSTOP when the caller is stopped (Ctrl-Z), SIGCONT when it goes on, SIGKILL to end
+    /// a grace period at once. Never blocks.
+    @discardableResult
+    public func signalRunningGroups(_ signal: Int32) -> Future<Void> {
+        let promise = Promise<Void, Never>()
+        post(.signalAll(signal, promise))
+        return promise.future
     }
 
     /// The run of a command that never started (withdrawn or stopped before its turn): its output
@@ -232,16 +245,24 @@ public final class ProcessEngine: Sendable {
     private func handleInbox() {
         let messages = inbox.withLock { messages in defer { messages = [] }; return messages }
         for message in messages {
-            guard case .cancel(let id) = message, let child = processes.withLock({ $0[id] }) else { continue }
-            guard !child.hasExited, !child.cancelled else { continue }
-            child.cancelled = true
-            stop(child)
+            switch message {
+            case .deadline: break
+            case .cancel(let id):
+                guard let child = processes.withLock({ $0[id] }), !child.hasExited, !child.cancelled else { continue }
+                child.cancelled = true
+                stop(child)
+            case .signalAll(let signal, let promise):
+                for child in processes.withLock({ Array($0.values) }) where !child.hasExited { child.signalGroup(signal) }
+                promise.succeed(())
+            }
         }
     }
 
     /// TERM to the group now, KILL after the grace period.
     private func stop(_ child: ChildProcess) {
         child.signalGroup(SIGTERM)
+        // A group stopped by job control (Ctrl-Z) acts on TERM only once it runs again.
+        child.signalGroup(SIGCONT)
         schedule(.kill(child.id), at: .now + child.command.gracePeriod)
     }
 

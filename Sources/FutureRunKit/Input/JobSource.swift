@@ -191,29 +191,28 @@ public final class JobSource: Sendable {
         }
     }
 
-    /// Numbers, labels and builds one job; a command line past ``commandLimit`` makes it invalid.
+    /// Numbers, names and builds one job; a command line past ``commandLimit`` makes it invalid.
     private func job(_ item: Item, number: Int) -> Job {
-        func named(_ fallback: @autoclosure () -> String) -> String {
-            number <= names.count && !names[number - 1].isEmpty ? names[number - 1] : fallback()
+        func name(_ bytes: some Collection<UInt8>) -> String {
+            number <= names.count && !names[number - 1].isEmpty ? names[number - 1] : String(decoding: bytes.prefix(Job.nameLimit), as: UTF8.self)
         }
         switch item {
         case .invalid(let reason, let label):
-            return Job(number: number, label: named(Self.shorten(String(decoding: label, as: UTF8.self))), body: .invalid(reason))
+            return Job(number: number, name: name(label), body: .invalid(reason))
         case .command(let line):
-            let label = named(Self.shorten(String(decoding: line, as: UTF8.self)))
-            if line.count > Self.commandLimit { return Job(number: number, label: label, body: .invalid(Self.tooLong(command: line.count))) }
-            return Job(number: number, label: label, body: .command(line))
+            let body: Job.Body = line.count > Self.commandLimit ? .invalid(Self.tooLong(command: line.count)) : .command(line)
+            return Job(number: number, name: name(line), body: body)
         case .arguments(let arguments):
-            let label = named(Self.shorten(arguments.map { String(decoding: $0.prefix(256), as: UTF8.self) }.joined(separator: " ")))
+            let jobName = name(Array(arguments.joined(separator: [0x20]).prefix(Job.nameLimit)))
             let template = template!
             let line: [UInt8]
             do {
                 line = try template.expand(arguments: arguments, jobNumber: number, slot: 1)
             } catch {
-                return Job(number: number, label: label, body: .invalid(error.message))
+                return Job(number: number, name: jobName, body: .invalid(error.message))
             }
-            if line.count > Self.commandLimit { return Job(number: number, label: label, body: .invalid(Self.tooLong(command: line.count))) }
-            return Job(number: number, label: label, body: template.usesSlot ? .template(template, arguments: arguments) : .command(line))
+            if line.count > Self.commandLimit { return Job(number: number, name: jobName, body: .invalid(Self.tooLong(command: line.count))) }
+            return Job(number: number, name: jobName, body: template.usesSlot ? .template(template, arguments: arguments) : .command(line))
         }
     }
 
@@ -248,15 +247,6 @@ public final class JobSource: Sendable {
 
     private static func tooLong(command length: Int) -> String {
         "the command line built for this job is \(length) bytes, longer than the \(commandLimit) bytes one command may have"
-    }
-
-    /// At most 48 characters, on one line.
-    static func shorten(_ text: String) -> String {
-        // The common case, short ASCII without line breaks, needs no Unicode walk.
-        let bytes = text.utf8
-        if bytes.count <= 48, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) { return text }
-        let oneLine = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return oneLine.count <= 48 ? oneLine : String(oneLine.prefix(47)) + "…"
     }
 }
 

@@ -65,7 +65,9 @@ extension OptionDeclaration {
             manual: """
                 Run N jobs at once; `0` no limit; N`%` of the CPUs. Default: the CPUs this process \
                 may use (affinity mask and cgroup quota). Lowered, with one notice, to fit the \
-                descriptor and process limits.
+                descriptor and process limits. Inside `make -j`N futurerun takes its slots from \
+                make's jobserver; a recipe line must start with `+` for GNU make before 4.4 to open \
+                it, and without it futurerun says so once and runs one job at a time, as make does.
                 """,
             effect: { parsed, value throws(UsageError) in parsed.options.jobs = try OptionValue.jobs(value!, option: "--jobs") }),
         .init(
@@ -202,9 +204,13 @@ extension OptionDeclaration {
             help: ["log groups for auto (default), github, gitlab or none"],
             manual: """
                 `auto` (GITHUB_ACTIONS=true, GITLAB_CI=true), `github`, `gitlab` or `none`: each \
-                job's block is a collapsible group (printed once the job has ended); on GitHub a \
-                failed job adds an `::error` annotation. Markers go to stderr. With CI=true, after \
-                30 s without output one line says which jobs are still running.
+                job's block is a collapsible group (printed once the job has ended, so its title \
+                says how it ended); every group opened is closed, in every output mode. GitLab \
+                sections carry the job's own start and end times, and a failed job's is expanded. \
+                On GitHub a failed job adds an `::error` annotation, and job output is fenced with \
+                `::stop-commands::`, so a job cannot issue workflow commands. Markers go to stderr, \
+                written in order with the job's bytes. With CI=true, after 30 s without output one \
+                line says which jobs are still running.
                 """,
             effect: { parsed, value throws(UsageError) in parsed.options.ci = try OptionValue.choice(value!, option: "--ci") }),
     ]
@@ -231,7 +237,11 @@ extension OptionDeclaration {
         .init(
             ["results"], value: .directory, example: "--results out", section: .reports,
             help: ["a folder per job with stdout, stderr, meta.json: --results out"],
-            manual: "A folder per job (DIR/N) with stdout, stderr and meta.json. Symbolic links are refused.",
+            manual: """
+                A folder per job (DIR/N) with stdout, stderr and meta.json. Symbolic links are \
+                refused. The job folders of an earlier run in DIR are removed first, so a run never \
+                mixes with an older one; a DIR holding anything else is refused.
+                """,
             effect: { parsed, value throws(UsageError) in parsed.options.results = value }),
     ]
 

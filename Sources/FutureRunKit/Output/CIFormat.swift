@@ -1,7 +1,7 @@
-import Glibc
-
-/// Log markup for CI systems: collapsible groups around each job's block and, on GitHub, an
-/// `::error` annotation for a failed job. Written to stderr, so stdout keeps only the jobs' bytes.
+/// Log markup for CI systems: collapsible groups around each job's block, on GitHub an `::error`
+/// annotation for a failed job and `::stop-commands::` around job output, so a job's own bytes
+/// cannot issue workflow commands. Written to stderr, so stdout keeps only the jobs' bytes; the
+/// caller keeps groups paired (``JobReporter``).
 public enum CIFormat: Sendable, Equatable {
     case none
     case github
@@ -23,32 +23,43 @@ public enum CIFormat: Sendable, Equatable {
     /// Groups need the job's status in their title, so a job is printed once it has finished.
     var holdsOutputUntilDone: Bool { self != .none }
 
-    func groupStart(job: Job, status: JobStatus?, wall: Duration?, total: Int?) -> String? {
-        guard self != .none else { return nil }
-        let label = Style.sanitize(job.label)
+    /// The line opening a finished job's group: its title says how it ended. A GitLab section
+    /// starts at the job's own start time and a failed one is expanded.
+    func groupStart(_ outcome: JobOutcome) -> String? {
+        let label = Style.sanitize(outcome.job.label)
         let mark: String =
-            switch status {
-            case .succeeded?: "ok"
-            case nil: ""
-            case .stopped?: "stopped"
-            case .notStarted?: "skipped"
-            default: "FAIL"
+            switch outcome.status {
+            case .succeeded: "ok"
+            case .stopped: "stopped"
+            case .notStarted: "skipped"
+            case .failed, .invalid: "FAIL"
             }
-        let time = wall.map { " " + DurationFormat.format($0) } ?? ""
+        let title = "\(label) \(mark) \(DurationFormat.format(outcome.result.wallTime))"
         switch self {
         case .none: return nil
-        case .github: return "::group::\(label) \(mark)\(time)"
+        case .github: return "::group::" + title
         case .gitlab:
-            return "\u{1B}[0Ksection_start:\(Self.now()):futurerun_job_\(job.number)[collapsed=true]\r\u{1B}[0K\(label) \(mark)\(time)"
+            let start = Int(outcome.result.startTime)
+            let options = outcome.status == .succeeded ? "[collapsed=true]" : ""
+            return "\u{1B}[0Ksection_start:\(start):futurerun_job_\(outcome.job.number)\(options)\r\u{1B}[0K" + title
         }
     }
 
-    func groupEnd(job: Job) -> String? {
+    /// The line closing the group ``groupStart(_:)`` opened; a GitLab section ends at the job's end.
+    func groupEnd(_ outcome: JobOutcome) -> String? {
         switch self {
-        case .none: nil
-        case .github: "::endgroup::"
-        case .gitlab: "\u{1B}[0Ksection_end:\(Self.now()):futurerun_job_\(job.number)\r\u{1B}[0K"
+        case .none: return nil
+        case .github: return "::endgroup::"
+        case .gitlab:
+            let end = Int((outcome.result.startTime + outcome.result.wallTime.seconds).rounded(.up))
+            return "\u{1B}[0Ksection_end:\(end):futurerun_job_\(outcome.job.number)\r\u{1B}[0K"
         }
+    }
+
+    /// GitHub's `::stop-commands::` pair around job output: no workflow command in between is
+    /// obeyed until the token is written back. `nil` elsewhere.
+    func stopCommands(token: String) -> (stop: String, resume: String)? {
+        self == .github ? ("::stop-commands::" + token, "::" + token + "::") : nil
     }
 
     func failureAnnotation(_ outcome: JobOutcome) -> String? {
@@ -63,10 +74,9 @@ public enum CIFormat: Sendable, Equatable {
         return "::error title=futurerun job \(outcome.job.number) failed::\(label): \(detail)"
     }
 
-    private static func now() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return time.tv_sec
+    /// A token no job can guess, for ``stopCommands(token:)``.
+    static func randomToken() -> String {
+        (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
     }
 }
 

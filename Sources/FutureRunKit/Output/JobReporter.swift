@@ -26,6 +26,11 @@ final class JobReporter {
     private var running: () -> [(label: String, since: Duration)]
 
     private let notices: () -> [String]
+    /// A CI group is open: its end is owed before the next marker.
+    private var groupOpen = false
+    /// GitHub's workflow commands are stopped (job bytes have been written since the last marker).
+    private var commandsStopped = false
+    private let commandToken = CIFormat.randomToken()
 
     init(console: Console, settings: Settings, reports: [Report], source: JobSource,
          running: @escaping () -> [(label: String, since: Duration)], notices: @escaping () -> [String] = { [] }) {
@@ -39,10 +44,12 @@ final class JobReporter {
 
     var style: Style { console.style }
 
-    /// Before a job's bytes: `-v` shows its command, CI formats open a group.
-    func beginBlock(_ job: Job, commandLine: String, status: JobStatus?, wall: Duration?) throws(OutputError) {
-        if let group = settings.ci.groupStart(job: job, status: status, wall: wall, total: source.knownTotal) {
-            try console.say(group)
+    /// Before a job's bytes: `-v` shows its command; CI formats open a group for a `finished` job
+    /// (a job streamed live gets none: the group's title tells how it ended).
+    func beginBlock(_ job: Job, commandLine: String, finished outcome: JobOutcome?) throws(OutputError) {
+        if let outcome, let group = settings.ci.groupStart(outcome) {
+            try marker(group)
+            groupOpen = true
         }
         if settings.verbose { try console.say(style.dim("$ " + Style.sanitize(commandLine))) }
     }
@@ -50,9 +57,26 @@ final class JobReporter {
     /// A chunk of the job's output: to the terminal if `show`, to the reports always.
     func output(_ job: Job, _ bytes: [UInt8], isError: Bool, show: Bool) throws(OutputError) {
         if show {
+            try stopCommands()
             if isError { try console.jobError(bytes) } else { try console.jobOutput(bytes) }
         }
         for report in reports { report.output(job, bytes, isError: isError) }
+    }
+
+    /// A line of futurerun's CI markup: workflow commands are obeyed again first.
+    private func marker(_ line: String) throws(OutputError) {
+        if commandsStopped, let pair = settings.ci.stopCommands(token: commandToken) {
+            try console.say(pair.resume)
+            commandsStopped = false
+        }
+        try console.say(line)
+    }
+
+    /// Before bytes futurerun does not control: GitHub obeys no workflow command in them.
+    private func stopCommands() throws(OutputError) {
+        guard !commandsStopped, let pair = settings.ci.stopCommands(token: commandToken) else { return }
+        try console.say(pair.stop)
+        commandsStopped = true
     }
 
     /// After the job's block: status line, group end, annotations, reports, tally.
@@ -62,11 +86,16 @@ final class JobReporter {
         noteLostOutput(of: outcome, outcome.result.stderr, "stderr")
         tally.add(outcome)
         for report in reports { report.finished(outcome) }
+        if groupOpen, let end = settings.ci.groupEnd(outcome) {
+            try marker(end)
+            groupOpen = false
+        }
         guard outcome.status != .notStarted else { return }
-        if let end = settings.ci.groupEnd(job: outcome.job) { try console.say(end) }
-        if !settings.quiet { try console.say(StatusLine.format(outcome, total: source.knownTotal, style: style)) }
+        if !settings.quiet {
+            try console.say(StatusLine.format(outcome, total: source.knownTotal, style: style, width: console.width))
+        }
         if outcome.status.isFailure {
-            if let annotation = settings.ci.failureAnnotation(outcome) { try console.say(annotation) }
+            if let annotation = settings.ci.failureAnnotation(outcome) { try marker(annotation) }
             if settings.quietSuccess { failedTails.append((outcome.job.label, tail)) }
         }
         try drawProgress()
@@ -104,12 +133,15 @@ final class JobReporter {
         try console.clearProgress()
         for report in reports { report.close() }
         if !settings.quiet {
-            for line in tally.summary(wall: .now - start, style: style) { try console.say(line) }
+            for line in tally.summary(wall: .now - start, style: style) { try console.say(console.fitted(line)) }
         }
         for failed in failedTails {
             try console.say(style.red("── \(Style.sanitize(failed.label)) failed; its last lines:"))
+            // The replayed lines are job output: no workflow command in them either.
+            if !failed.lines.isEmpty { try stopCommands() }
             for line in failed.lines { try console.say("  " + Style.sanitize(line)) }
         }
+        if commandsStopped, let pair = settings.ci.stopCommands(token: commandToken) { try console.say(pair.resume) }
     }
 
     /// Output that could not be held (the spill directory was full).

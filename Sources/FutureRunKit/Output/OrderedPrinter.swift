@@ -34,9 +34,7 @@ final class OrderedPrinter {
         let job = ticket.job
         if streamsLive {
             let run = try wait(for: ticket.started)
-            if run.spawned {
-                try reporter.beginBlock(job, commandLine: job.displayCommand, status: nil, wall: nil)
-            }
+            if run.spawned { try reporter.beginBlock(job, commandLine: job.displayCommand, finished: nil) }
             _ = try drain(run.stdout, run.stderr, job: job, show: true)
             let outcome = try wait(for: ticket.outcome)
             // The run that ended is not the one streamed (the system refused the first spawn and
@@ -50,9 +48,7 @@ final class OrderedPrinter {
             guard outcome.status != .notStarted else { return try reporter.finish(outcome, tail: []) }
             let show = !reporter.settings.quietSuccess || outcome.status.isFailure
             if show {
-                try reporter.beginBlock(
-                    job, commandLine: String(decoding: outcome.commandLine, as: UTF8.self),
-                    status: outcome.status, wall: outcome.result.wallTime)
+                try reporter.beginBlock(job, commandLine: String(decoding: outcome.commandLine, as: UTF8.self), finished: outcome)
             }
             let tail = try drain(outcome.result.stdout, outcome.result.stderr, job: job, show: show)
             try reporter.finish(outcome, tail: tail)

@@ -28,6 +28,14 @@ public struct StandardStream: Sendable {
 
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
+    /// Whether both descriptors are the same open file, pipe or terminal (`2>&1`).
+    public func isSameFile(as other: StandardStream) -> Bool {
+        var mine = stat()
+        var theirs = stat()
+        guard fstat(descriptor, &mine) == 0, fstat(other.descriptor, &theirs) == 0 else { return false }
+        return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino
+    }
+
     public func write(_ bytes: [UInt8]) throws(OutputError) {
         var done = 0
         while done < bytes.count {

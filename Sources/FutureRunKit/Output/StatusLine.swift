@@ -6,9 +6,17 @@ import FutureCore
 ///     FAIL [3/5] make docs  exit 2  0.53s
 ///     FAIL [4/5] sleep 60  timeout  5.00s
 public enum StatusLine {
-    public static func format(_ outcome: JobOutcome, total: Int?, style: Style) -> String {
+    /// - Parameter width: the terminal's width, if on one: the label is cut so the line fits.
+    public static func format(_ outcome: JobOutcome, total: Int?, style: Style, width: Int? = nil) -> String {
+        let full = Style.sanitize(outcome.job.label)
+        guard let width else { return format(outcome, total: total, style: style, label: full) }
+        let others = Style.visibleCount(format(outcome, total: total, style: style, label: ""))
+        let label = Style.truncate(full, toVisible: max(4, width - 1 - others))
+        return Style.truncate(format(outcome, total: total, style: style, label: label), toVisible: width - 1)
+    }
+
+    private static func format(_ outcome: JobOutcome, total: Int?, style: Style, label: String) -> String {
         let position = total.map { "[\(outcome.job.number)/\($0)]" } ?? "[\(outcome.job.number)]"
-        let label = Style.sanitize(outcome.job.label)
         let time = DurationFormat.format(outcome.result.wallTime)
         let attempts = outcome.attempts > 1 ? "  after \(outcome.attempts) attempts" : ""
         switch outcome.status {

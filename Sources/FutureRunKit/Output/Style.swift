@@ -33,6 +33,46 @@ public struct Style: Sendable {
         colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
+    /// How many characters of `text` show (color sequences `ESC [ ... letter` do not).
+    public static func visibleCount(_ text: String) -> Int {
+        var inEscape = false
+        return text.reduce(into: 0) { count, character in
+            if character == "\u{1B}" {
+                inEscape = true
+            } else if inEscape {
+                if character.isLetter { inEscape = false }
+            } else {
+                count += 1
+            }
+        }
+    }
+
+    /// `text` cut to at most `limit` visible characters (color sequences do not count), its end
+    /// marked `…` when cut; a color open at the cut is closed.
+    public static func truncate(_ text: String, toVisible limit: Int) -> String {
+        guard limit > 0 else { return "" }
+        guard visibleCount(text) > limit else { return text }
+        var visible = 0
+        var result = ""
+        var inEscape = false
+        var cut = false
+        for character in text {
+            if character == "\u{1B}" { inEscape = true }
+            if inEscape {
+                result.append(character)
+                if character.isLetter, character != "\u{1B}" { inEscape = false }
+                continue
+            }
+            if visible == limit - 1 {
+                cut = true
+                break
+            }
+            result.append(character)
+            visible += 1
+        }
+        return result + (cut ? "…" : "") + (result.contains("\u{1B}[") ? "\u{1B}[0m" : "")
+    }
+
     /// `text` with control characters (escape sequences included) shown as `^X` / `\u{..}`, so a
     /// job name or argument can never drive the terminal.
     public static func sanitize(_ text: String) -> String {

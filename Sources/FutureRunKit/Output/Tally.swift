@@ -38,16 +38,21 @@ public struct Tally: Sendable {
     ///
     ///     5 jobs in 3.52s: 4 ok, 1 failed · job time 7.10s, 2.02x parallel
     ///     slowest: make test 3.21s, make lint 2.10s, make docs 0.53s
+    ///
+    /// The speed-up is given only when it means something: two jobs or more ran and the run took
+    /// 100 ms or more (below that, futurerun's own start-up is most of the wall time).
     public func summary(wall: Duration, style: Style) -> [String] {
         var parts = ["\(succeeded) ok"]
         if failed > 0 { parts.append(style.red("\(failed) failed")) }
         if stopped > 0 { parts.append(style.yellow("\(stopped) stopped")) }
         if notStarted > 0 { parts.append("\(notStarted) not started") }
-        let speedUp = wall.seconds > 0 ? jobTime.seconds / wall.seconds : 0
-        let speed = (speedUp * 100).rounded() / 100
+        var speed = ""
+        if total - notStarted >= 2, wall >= .milliseconds(100) {
+            speed = ", \((jobTime.seconds / wall.seconds * 100).rounded() / 100)x parallel"
+        }
         var lines = [
             "\(total) job\(total == 1 ? "" : "s") in \(DurationFormat.format(wall)): \(parts.joined(separator: ", "))"
-                + " · job time \(DurationFormat.format(jobTime)), \(speed)x parallel"
+                + " · job time \(DurationFormat.format(jobTime))\(speed)"
         ]
         // Only worth a line when some job took a noticeable time.
         if slowest.count > 1, let top = slowest.first, top.time >= .milliseconds(100) {

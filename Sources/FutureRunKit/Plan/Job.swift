@@ -12,9 +12,32 @@ public struct Job: Sendable {
 
     /// 1-based, in input order.
     public let number: Int
-    /// What the status lines call it: `--names`, else the argument(s), else the command.
+    /// Its whole name: `--names`, else the argument(s), else the command (at most 64 KiB): what
+    /// the job sees as `FUTURERUN_NAME`.
+    public let name: String
+    /// The name shortened to one line of at most 48 characters, for status lines and reports.
     public let label: String
     let body: Body
+
+    /// The most of a name kept, so that `FUTURERUN_NAME` stays far below what one environment
+    /// string may hold (128 KiB).
+    static let nameLimit = 64 * 1024
+
+    init(number: Int, name: String, body: Body) {
+        self.number = number
+        self.name = name
+        self.label = Job.shorten(name)
+        self.body = body
+    }
+
+    /// At most 48 characters, on one line.
+    static func shorten(_ text: String) -> String {
+        // The common case, short ASCII without line breaks, needs no Unicode walk.
+        let bytes = text.utf8
+        if bytes.count <= 48, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) { return text }
+        let oneLine = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return oneLine.count <= 48 ? oneLine : String(oneLine.prefix(47)) + "…"
+    }
 
     /// The shell command line, for the job's slot (`{%}`).
     public func commandLine(slot: Int) -> [UInt8] {

@@ -48,13 +48,20 @@ struct Plan {
             notice = processNotice ?? notice
         }
         width = cappedWidth
+        let jobserver = Jobserver(makeflags: environment["MAKEFLAGS"])
+        if jobserver == nil, Jobserver.isAnnounced(in: environment["MAKEFLAGS"]) {
+            // As make itself does for a sub-make it cannot share its jobserver with.
+            width = 1
+            notice = "make's jobserver is not open to this recipe (GNU make before 4.4 opens it only to recipe lines "
+                + "marked '+'): running one job at a time; write '+futurerun ...' in the Makefile to share make's -j slots"
+        }
         widthNotice = notice
 
         schedulerSettings = Scheduler.Settings(
             width: width, shell: options.shell, timeout: options.timeout, grace: options.grace,
             retries: options.retries, halt: options.halt, delay: options.delay,
             workingDirectory: options.workingDirectory, window: min(width, 4096) * 2 + 64,
-            jobserver: Jobserver(makeflags: environment["MAKEFLAGS"]))
+            jobserver: jobserver)
 
         let stderrIsTerminal = isatty(2) == 1
         style = Style(colors: Style.wantsColor(options.color, isTerminal: stderrIsTerminal, environment: environment))

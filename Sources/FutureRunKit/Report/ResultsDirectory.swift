@@ -5,6 +5,9 @@ import Glibc
 /// the output is printed) and `meta.json` (the job's JSON record). Everything is created with
 /// `openat` below DIR's descriptor and `O_NOFOLLOW`: a symbolic link planted in DIR is refused, and
 /// no path can lead outside it.
+///
+/// A DIR from an earlier run is replaced, never mixed with: the job folders futurerun wrote there
+/// are removed before anything runs, and a DIR holding anything else is refused.
 final class ResultsDirectory: Report {
     private let directory: Int32
     private let path: String
@@ -21,6 +24,50 @@ final class ResultsDirectory: Report {
         }
         self.directory = descriptor
         self.path = path
+        try removeEarlierRun()
+    }
+
+    private static let jobFiles: Set<String> = ["stdout", "stderr", "meta.json"]
+
+    /// Removes the job folders of an earlier run (a number holding only futurerun's files); any
+    /// other entry is an error, and then nothing is removed.
+    private func removeEarlierRun() throws(UsageError) {
+        var folders: [(name: String, files: [String])] = []
+        for name in Self.entries(of: directory) {
+            let folder = fr_open_nofollow(directory, name, O_RDONLY | O_DIRECTORY, 0)
+            let files = folder >= 0 ? Self.entries(of: folder) : []
+            if folder >= 0 { Glibc.close(folder) }
+            guard folder >= 0, !name.isEmpty, name.allSatisfy(\.isASCII), name.allSatisfy(\.isNumber),
+                  files.allSatisfy(Self.jobFiles.contains)
+            else {
+                var info = stat()
+                let isLink = fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFLNK
+                let what = isLink ? "a symbolic link (symbolic links are refused)" : "which futurerun did not write"
+                throw .cannotWrite(path: path, reason: "it holds '\(Style.sanitize(name))', \(what); use an empty or new folder")
+            }
+            folders.append((name, files))
+        }
+        for (name, files) in folders {
+            let folder = fr_open_nofollow(directory, name, O_RDONLY | O_DIRECTORY, 0)
+            guard folder >= 0 else { continue }
+            for file in files { unlinkat(folder, file, 0) }
+            Glibc.close(folder)
+            guard unlinkat(directory, name, AT_REMOVEDIR) == 0 else {
+                throw .cannotWrite(path: "\(path)/\(name)", reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    /// The names in the folder open at `descriptor`, without `.` and `..`.
+    private static func entries(of descriptor: Int32) -> [String] {
+        guard let stream = fdopendir(fcntl(descriptor, F_DUPFD_CLOEXEC, 0)) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
     }
 
     deinit { Glibc.close(directory) }

@@ -51,6 +51,12 @@ final class Jobserver: Sendable {
         self.wake = wake
     }
 
+    /// Whether `MAKEFLAGS` names a jobserver at all: when it does but ``init(makeflags:)`` cannot
+    /// reach it, make (before 4.4) has kept it from this recipe, which is not marked `+`.
+    static func isAnnounced(in makeflags: String?) -> Bool {
+        makeflags?.split(separator: " ").contains { $0.hasPrefix("--jobserver-auth=") || $0.hasPrefix("--jobserver-fds=") } ?? false
+    }
+
     /// Tokens held now (jobs running beyond the implicit one).
     var tokens: Int { held.withLock { $0.count } }
 

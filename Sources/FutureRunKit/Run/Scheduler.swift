@@ -132,6 +132,11 @@ public final class Scheduler: Sendable {
     /// Said once, when the system refused a spawn and the width was lowered.
     private let notices = Locked<(said: Bool, pending: [String])>((false, []))
 
+    /// Queues a notice for the printer to show (at the next job's end or tick, within a second).
+    public func announce(_ notice: String) {
+        notices.withLock { $0.pending.append(notice) }
+    }
+
     /// Notices for the printer to show (each once).
     public func takeNotices() -> [String] {
         notices.withLock { state in defer { state.pending = [] }; return state.pending }
@@ -268,7 +273,7 @@ public final class Scheduler: Sendable {
         command.environment = [
             ("FUTURERUN_JOB", String(job.number)),
             ("FUTURERUN_SLOT", String(slot)),
-            ("FUTURERUN_NAME", job.label),
+            ("FUTURERUN_NAME", job.name),
         ]
         command.workingDirectory = settings.workingDirectory
         command.timeout = settings.timeout

@@ -3,14 +3,21 @@ import FutureCore
 import Glibc
 import Synchronization
 
-/// Receives SIGINT, SIGTERM and SIGHUP on a thread of its own (`sigwait`), so that no handler runs
-/// in an arbitrary thread and the jobs never see futurerun's handling: children start with an empty
+/// Receives futurerun's signals on a thread of its own (`sigwait`), so that no handler runs in an
+/// arbitrary thread and the jobs never see futurerun's handling: children start with an empty
 /// signal mask and the dispositions futurerun inherited.
+///
+/// - SIGINT, SIGTERM, SIGHUP: the first calls the stop handler (the run stops, the jobs get their
+///   grace period); a second of any of them calls the kill handler (the jobs are killed now).
+/// - SIGTSTP (Ctrl-Z): every job's process group is stopped, then futurerun stops itself;
+///   SIGCONT (`fg`, `bg`): the jobs' groups go on too. Jobs run in groups of their own, so the
+///   terminal's signals reach only futurerun: it passes them on.
 ///
 /// ``prepare()`` must run first thing in `main`, before any thread exists, so that every thread
 /// inherits the blocked mask.
 public enum SignalWatcher {
-    static let watched: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    static let stopping: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    static let watched: [Int32] = stopping + [SIGTSTP, SIGCONT]
     private static let received = Atomic<Int32>(0)
 
     /// Blocks the watched signals in this (the only) thread, and ignores SIGPIPE, so that a reader
@@ -23,19 +30,30 @@ public enum SignalWatcher {
         }
     }
 
-    /// Starts the watching thread; `handler` runs on it for the first watched signal that arrives
-    /// (later ones are counted, and ignored).
-    public static func start(_ handler: @escaping @Sendable (Int32) -> Void) {
+    /// Starts the watching thread. `stop` runs on it for the first of SIGINT, SIGTERM and SIGHUP;
+    /// `kill` for a second one of them.
+    public static func start(stop: @escaping @Sendable (Int32) -> Void, kill: @escaping @Sendable () -> Void) {
         Thread.detach {
             while true {
                 let signal = watched.withUnsafeBufferPointer { fr_wait_signal($0.baseAddress, Int32($0.count)) }
-                if received.compareExchange(expected: 0, desired: signal, ordering: .relaxed).exchanged {
-                    handler(signal)
+                switch signal {
+                case SIGTSTP:
+                    // The jobs first, so none runs on while futurerun is stopped.
+                    _ = ProcessEngine.shared.signalRunningGroups(SIGSTOP).value
+                    Glibc.kill(getpid(), SIGSTOP)
+                case SIGCONT:
+                    ProcessEngine.shared.signalRunningGroups(SIGCONT)
+                default:
+                    if received.compareExchange(expected: 0, desired: signal, ordering: .relaxed).exchanged {
+                        stop(signal)
+                    } else {
+                        kill()
+                    }
                 }
             }
         }
     }
 
-    /// The first watched signal received, or 0.
+    /// The first of SIGINT, SIGTERM and SIGHUP received, or 0.
     public static var receivedSignal: Int32 { received.load(ordering: .relaxed) }
 }
