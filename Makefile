@@ -1,5 +1,7 @@
 # futurerun — build, test, install. `make test` is what CI runs (.ci/run).
-SWIFT      ?= swift
+# The toolchain: swift on PATH, else the one at /opt/swift.
+SWIFT      ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+SWIFT_BIN  := $(dir $(SWIFT))
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man/man1
@@ -19,7 +21,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
-.PHONY: all build release test tsan example generate install install-files uninstall bench bench-quick clean
+.PHONY: all build release test lint docs tsan example generate install install-files uninstall bench bench-quick clean
 
 all: build
 
@@ -31,10 +33,22 @@ release:
 
 ## Every test: unit, library behaviour on real processes, end-to-end on the built binary; then the
 ## end-to-end suite again on the release binary, the one that ships (built with other flags).
-test: release
+test: lint release
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
 	FUTURERUN_BINARY=$(CURDIR)/.build/release/futurerun $(SWIFT) test --skip-build --filter futurerunTests
+
+## The formatting rules of .swift-format, checked (swift format -i -r Sources Tests fixes most).
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests Examples Package.swift
+
+## FutureCore's documentation (DocC) into .build/docs, from its symbols and its catalog; a warning fails.
+docs:
+	$(SWIFT) build --target FutureCore -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir \
+	  -Xswiftc $(CURDIR)/.build/symbol-graphs
+	$(SWIFT_BIN)docc convert Sources/FutureCore/FutureCore.docc --additional-symbol-graph-dir .build/symbol-graphs \
+	  --output-path .build/docs --fallback-display-name FutureCore --fallback-bundle-identifier org.futurerun.FutureCore \
+	  --warnings-as-errors
 
 ## The same suite under the thread sanitizer. FUTURECORE_THREAD_SANITIZER makes every lock one it
 ## can see (Locked.swift); the checks of what the sanitizer itself changes (spawn errors, resident
@@ -47,8 +61,9 @@ tsan:
 generate:
 	$(SWIFT) run $(STRICT) generate-usage
 
+## Builds (once; later runs reuse the build) and runs futurerun on a real example.
 example: build
-	$(SWIFT) run futurerun 'sleep 1; echo a' ::: 'echo b'
+	.build/debug/futurerun 'sleep 1; echo a' ::: 'echo b'
 
 BASHDIR    ?= $(PREFIX)/share/bash-completion/completions
 ZSHDIR     ?= $(PREFIX)/share/zsh/site-functions

@@ -2,7 +2,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .swiftLanguageMode(.v6),
+    .swiftLanguageMode(.v6)
 ]
 
 let package = Package(
@@ -12,10 +12,10 @@ let package = Package(
         .executable(name: "futurerun", targets: ["futurerun"]),
     ],
     targets: [
-        // The only C in the package: libc calls Swift's Glibc module does not expose.
+        // The only C in the package, FutureCore's: libc calls Swift's Glibc module does not expose.
         .target(name: "CFutureShims"),
         .target(name: "FutureCore", dependencies: ["CFutureShims"], swiftSettings: strict),
-        .target(name: "FutureRunKit", dependencies: ["FutureCore", "CFutureShims"], swiftSettings: strict),
+        .target(name: "FutureRunKit", dependencies: ["FutureCore"], swiftSettings: strict),
         .executableTarget(name: "futurerun", dependencies: ["FutureRunKit"], swiftSettings: strict),
         // `make generate`: the completions and the man page's options, rendered from the option table.
         .executableTarget(name: "generate-usage", dependencies: ["FutureRunKit"], swiftSettings: strict),

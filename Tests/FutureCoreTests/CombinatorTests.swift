@@ -1,20 +1,29 @@
 import Dispatch
-import Glibc
 import FutureCore
+import Glibc
 import Testing
 
 private enum Boom: Error, Equatable { case boom(Int) }
 
 private func later<T: Sendable>(_ milliseconds: Int, _ value: T) -> Future<T> {
-    Future { usleep(UInt32(milliseconds * 1000)); return value }
+    Future {
+        usleep(UInt32(milliseconds * 1000))
+        return value
+    }
 }
 
 private func failing(_ milliseconds: Int, _ code: Int) -> Eventual<Int, Boom> {
-    Eventual { () throws(Boom) -> Int in usleep(UInt32(milliseconds * 1000)); throw .boom(code) }
+    Eventual { () throws(Boom) -> Int in
+        usleep(UInt32(milliseconds * 1000))
+        throw .boom(code)
+    }
 }
 
 private func succeeding(_ milliseconds: Int, _ value: Int) -> Eventual<Int, Boom> {
-    Eventual { () throws(Boom) -> Int in usleep(UInt32(milliseconds * 1000)); return value }
+    Eventual { () throws(Boom) -> Int in
+        usleep(UInt32(milliseconds * 1000))
+        return value
+    }
 }
 
 @Suite struct Combinators {

@@ -1,6 +1,6 @@
 import Dispatch
-import Glibc
 import FutureCore
+import Glibc
 import Testing
 
 @Suite struct Executors {
@@ -9,7 +9,10 @@ import Testing
         let now = Locked((running: 0, peak: 0))
         let futures = (0..<30).map { _ in
             Future(on: pool) { () -> Int in
-                now.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
+                now.withLock {
+                    $0.running += 1
+                    $0.peak = max($0.peak, $0.running)
+                }
                 usleep(2000)
                 now.withLock { $0.running -= 1 }
                 return 1
@@ -32,7 +35,10 @@ import Testing
     @Test func widthCanBeRaisedWhileWorkIsQueued() {
         let pool = JobPool(width: 1)
         let gate = DispatchSemaphore(value: 0)
-        let blocker = Future(on: pool) { () -> Int in gate.wait(); return 0 }
+        let blocker = Future(on: pool) { () -> Int in
+            gate.wait()
+            return 0
+        }
         let queued = Future(on: pool) { 1 }
         #expect(queued.wait(timeout: .milliseconds(100)) == nil)
         pool.width = 2
@@ -43,7 +49,12 @@ import Testing
 
     @Test func blockingExecutorOverlapsManyBlockingFutures() {
         let start = ContinuousClock.now
-        let sleepers = (0..<64).map { _ in Future { usleep(200_000); return 1 } }
+        let sleepers = (0..<64).map { _ in
+            Future {
+                usleep(200_000)
+                return 1
+            }
+        }
         #expect(Future.reduce(0, sleepers, +).value == 64)
         // All at once: 0.2 s. Sixteen at a time would take 0.8 s, one at a time 12.8 s.
         #expect(ContinuousClock.now - start < .seconds(1))

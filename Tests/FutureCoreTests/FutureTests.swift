@@ -1,6 +1,6 @@
 import Dispatch
-import Glibc
 import FutureCore
+import Glibc
 import Testing
 
 @Sendable private func expensiveCall() -> String { "computed" }
@@ -9,7 +9,10 @@ import Testing
 @Suite struct SeedBehaviour {
     @Test func closureAndAutoclosureFormsBothRunAsynchronously() {
         let gate = DispatchSemaphore(value: 0)
-        let fromClosure = Future { () -> Int in gate.wait(); return 1 }
+        let fromClosure = Future { () -> Int in
+            gate.wait()
+            return 1
+        }
         let fromCall = Future(expensiveCall())
         #expect(fromClosure.resolved == false)
         gate.signal()
@@ -26,7 +29,10 @@ import Testing
 
     @Test func resolvedTurnsTrueOnceTheWorkFinishes() {
         let gate = DispatchSemaphore(value: 0)
-        let future = Future { () -> Int in gate.wait(); return 7 }
+        let future = Future { () -> Int in
+            gate.wait()
+            return 7
+        }
         #expect(!future.resolved)
         #expect(!future.isResolved)
         gate.signal()
@@ -36,7 +42,10 @@ import Testing
 
     @Test func valueReadTwiceDoesNotRunTheWorkAgainOrBlock() {
         let runs = Locked(0)
-        let future = Future { () -> Int in runs.withLock { $0 += 1 }; return 3 }
+        let future = Future { () -> Int in
+            runs.withLock { $0 += 1 }
+            return 3
+        }
         #expect(future.value == 3)
         let start = ContinuousClock.now
         #expect(future.value == 3)
@@ -54,7 +63,10 @@ import Testing
 
     @Test func waitWithTimeoutReturnsNilOnTimeAndTheOutcomeWhenReady() {
         let gate = DispatchSemaphore(value: 0)
-        let future = Future { () -> Int in gate.wait(); return 9 }
+        let future = Future { () -> Int in
+            gate.wait()
+            return 9
+        }
         let start = ContinuousClock.now
         #expect(future.wait(timeout: .milliseconds(100)) == nil)
         let waited = ContinuousClock.now - start

@@ -1,7 +1,8 @@
 import Dispatch
-@testable import FutureCore
 import Glibc
 import Testing
+
+@testable import FutureCore
 
 private func sh(_ line: String, timeout: Duration? = nil, grace: Duration = .seconds(5)) -> Command {
     var command = Command.shell(line)

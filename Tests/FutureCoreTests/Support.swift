@@ -56,8 +56,8 @@ enum Proc {
 
     static func residentBytes() -> Int {
         guard let status = read("/proc/self/status"),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
         else { return 0 }
         return kib * 1024
     }

@@ -1,5 +1,6 @@
-@testable import FutureRunKit
 import Testing
+
+@testable import FutureRunKit
 
 @Suite struct OptionTable {
     @Test func everyNameIsDeclaredOnce() {
@@ -12,7 +13,9 @@ import Testing
     @Test func everyValueOptionHasAnExampleThatParses() throws {
         for declaration in OptionDeclaration.all where declaration.value != nil && declaration.longNames[0] != "each" {
             let words = declaration.example.split(separator: " ").map(String.init).map { $0.replacing("'", with: "") }
-            let arguments = (words + (declaration.longNames[0] == "arg-file" ? [] : ["--each", "echo {}", "x"])).map { Array($0.utf8) }
+            let arguments = (words + (declaration.longNames[0] == "arg-file" ? [] : ["--each", "echo {}", "x"])).map {
+                Array($0.utf8)
+            }
             #expect(throws: Never.self, "\(declaration.example)") { _ = try OptionParser.parse(arguments) }
         }
     }
@@ -54,5 +57,15 @@ import Testing
         let root = String(#filePath.split(separator: "/Tests/").first!)
         #expect(UsageFiles.rendered(root: root)?.count == 4)
         #expect(UsageFiles.stale(root: root) == [], "stale: run make generate")
+    }
+}
+
+@Suite struct Version {
+    @Test func theVersionIsDeclaredOnceAndTheChangelogFollowsIt() throws {
+        let root = String(#filePath.split(separator: "/Tests/").first!)
+        let changelog = try #require(UsageFiles.read(root + "/CHANGELOG.md"))
+        let newest = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") })
+        #expect(Help.version == "futurerun " + newest.dropFirst(3).prefix { $0 != " " })
+        #expect(UsageFiles.read(root + "/" + UsageFiles.manPage)?.contains("\"\(Help.version)\"") == true)
     }
 }

@@ -1,7 +1,8 @@
-@testable import FutureRunKit
 import FutureCore
 import Glibc
 import Testing
+
+@testable import FutureRunKit
 
 private func quotedForTest(_ word: String) -> String { "'" + word.replacing("'", with: #"'\''"#) + "'" }
 
@@ -61,11 +62,14 @@ extension String {
 
     private func expand(_ template: String, _ arguments: [String], job: Int = 1, slot: Int = 1) throws -> String {
         let template = try Template(Array(template.utf8))
-        return String(decoding: try template.expand(arguments: arguments.map { Array($0.utf8) }, jobNumber: job, slot: slot), as: UTF8.self)
+        return String(
+            decoding: try template.expand(arguments: arguments.map { Array($0.utf8) }, jobNumber: job, slot: slot), as: UTF8.self)
     }
 
-    static let hostileArguments = ["$(touch PWNED)", "`touch PWNED`", "'; touch PWNED; '", "a\nb", "x\ntouch PWNED\n",
-                                   "\"; touch PWNED; \"", "\\", "$HOME", "EOF", "a\nEOF\ntouch PWNED"]
+    static let hostileArguments = [
+        "$(touch PWNED)", "`touch PWNED`", "'; touch PWNED; '", "a\nb", "x\ntouch PWNED\n",
+        "\"; touch PWNED; \"", "\\", "$HOME", "EOF", "a\nEOF\ntouch PWNED",
+    ]
 
     @Test(arguments: [
         "printf '%s\\n' {}", "printf '%s\\n' \"{}\"", "printf '%s\\n' '{}'", "printf '%s\\n' \"$(printf '%s' {})\"",
@@ -167,7 +171,9 @@ extension String {
     }
 
     @Test func eachForms() throws {
-        #expect(try options(["--each", "t {}", "a", "b"]).source == .template(Array("t {}".utf8), lists: [.words([Array("a".utf8), Array("b".utf8)])]))
+        #expect(
+            try options(["--each", "t {}", "a", "b"]).source
+                == .template(Array("t {}".utf8), lists: [.words([Array("a".utf8), Array("b".utf8)])]))
         #expect(try options(["--each", "t"]).source == .templateLines(Array("t".utf8), file: nil))
         #expect(try options(["-a", "f", "--each", "t"]).source == .templateLines(Array("t".utf8), file: "f"))
     }
@@ -175,9 +181,13 @@ extension String {
     @Test func wordsAfterTheTemplateAreArgumentsEvenWithADash() throws {
         let parsed = try options(["--each", "gzip -k {}", "-q", "-rf.txt", "--", "a"])
         #expect(!parsed.quiet)
-        #expect(parsed.source == .template(Array("gzip -k {}".utf8), lists: [.words(["-q", "-rf.txt", "--", "a"].map { Array($0.utf8) })]))
+        #expect(
+            parsed.source
+                == .template(Array("gzip -k {}".utf8), lists: [.words(["-q", "-rf.txt", "--", "a"].map { Array($0.utf8) })]))
         // A `--` right after the template only marks where the arguments begin.
-        #expect(try options(["--each", "rm {}", "--", "-x"]).source == .template(Array("rm {}".utf8), lists: [.words([Array("-x".utf8)])]))
+        #expect(
+            try options(["--each", "rm {}", "--", "-x"]).source
+                == .template(Array("rm {}".utf8), lists: [.words([Array("-x".utf8)])]))
     }
 
     @Test func aValueOptionRefusesAnOptionAsItsValue() {
@@ -206,8 +216,9 @@ extension String {
 
     @Test func gnuParallelSpellings() throws {
         #expect(try options(["::::", "jobs.txt"]).source == .commandLines(file: "jobs.txt"))
-        #expect(try options(["--each", "t", "::::", "a", "b", ":::", "1"]).source
-            == .template(Array("t".utf8), lists: [.file("a"), .file("b"), .words([Array("1".utf8)])]))
+        #expect(
+            try options(["--each", "t", "::::", "a", "b", ":::", "1"]).source
+                == .template(Array("t".utf8), lists: [.file("a"), .file("b"), .words([Array("1".utf8)])]))
         #expect(try options(["--each", "t", "::::", "a"]).source == .templateLines(Array("t".utf8), file: "a"))
         #expect(try options(["-k", "-n", "3", "--each", "t", "x"]).maxArguments == 3)
         #expect(try options(["--colsep", ",", "--each", "t"]).columnSeparator == ",")

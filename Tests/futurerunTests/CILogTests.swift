@@ -29,7 +29,9 @@ import Testing
     @Test(arguments: [["--quiet-success"], ["--live"], []])
     func gitlabSectionsAlwaysPair(mode: [String]) {
         let (_, lines) = log(mode + ["echo ok1", ":::", "echo bad; exit 1"], ci: ("GITLAB_CI", "true"))
-        #expect(lines.filter { $0.contains("section_start:") }.count == lines.filter { $0.contains("section_end:") }.count, "\(lines)")
+        #expect(
+            lines.filter { $0.contains("section_start:") }.count == lines.filter { $0.contains("section_end:") }.count, "\(lines)"
+        )
     }
 
     @Test func gitlabSectionsCarryTheJobsTimesAndFailedOnesAreExpanded() throws {
@@ -53,7 +55,9 @@ import Testing
                 stoppedBy = String(line.dropFirst("::stop-commands::".count))
             } else if let token = stoppedBy, line == "::\(token)::" {
                 stoppedBy = nil
-            } else if line.hasSuffix("::error::forged") || line.hasSuffix("::endgroup::") && line != "::endgroup::" || line == "::endgroup::" && stoppedBy != nil {
+            } else if line.hasSuffix("::error::forged") || line.hasSuffix("::endgroup::") && line != "::endgroup::"
+                || line == "::endgroup::" && stoppedBy != nil
+            {
                 #expect(stoppedBy != nil, "job output obeyed: \(line) in \(lines)")
             }
         }

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct CIAndTerminal {
     @Test func githubActionsGetsGroupsAndErrorAnnotations() {
-        let run = futurerun(["--names", "lint,test", "echo linted", ":::", "echo broke >&2; exit 2"], environment: [("GITHUB_ACTIONS", "true")])
+        let run = futurerun(
+            ["--names", "lint,test", "echo linted", ":::", "echo broke >&2; exit 2"], environment: [("GITHUB_ACTIONS", "true")])
         let lines = run.errLines
         #expect(run.out == "linted\n")
         #expect(lines.contains { $0.hasPrefix("::group::lint ok ") })
@@ -58,10 +59,14 @@ import Testing
     @Test func installPutsBinaryManPageAndCompletionsUnderThePrefix() {
         let scratch = Scratch()
         let root = packageRoot()
-        let run = Command.shell("make -s -C \(quoted(root)) install-files PREFIX=\(quoted(scratch.path)) BIN=\(quoted(futurerunPath))").run().value
+        let run = Command.shell(
+            "make -s -C \(quoted(root)) install-files PREFIX=\(quoted(scratch.path)) BIN=\(quoted(futurerunPath))"
+        ).run().value
         #expect(run.status == .exited(0), "\(String(decoding: run.stderr.bytes(), as: UTF8.self))")
-        for file in ["bin/futurerun", "share/man/man1/futurerun.1", "share/bash-completion/completions/futurerun",
-                     "share/zsh/site-functions/_futurerun", "share/fish/vendor_completions.d/futurerun.fish"] {
+        for file in [
+            "bin/futurerun", "share/man/man1/futurerun.1", "share/bash-completion/completions/futurerun",
+            "share/zsh/site-functions/_futurerun", "share/fish/vendor_completions.d/futurerun.fish",
+        ] {
             #expect(scratch.exists(file), "\(file) missing")
         }
         #expect(Command.shell("\(quoted(scratch.file("bin/futurerun"))) --version").run().value.succeeded)

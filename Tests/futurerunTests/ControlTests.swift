@@ -12,7 +12,8 @@ import Testing
     @Test func jobsOptionBoundsConcurrency() {
         let scratch = Scratch()
         // Each job records how many jobs are running when it starts.
-        let job = "mkdir \(quoted(scratch.path))/$FUTURERUN_JOB; ls \(quoted(scratch.path)) | wc -l; sleep 0.2; rmdir \(quoted(scratch.path))/$FUTURERUN_JOB"
+        let job =
+            "mkdir \(quoted(scratch.path))/$FUTURERUN_JOB; ls \(quoted(scratch.path)) | wc -l; sleep 0.2; rmdir \(quoted(scratch.path))/$FUTURERUN_JOB"
         let run = futurerun(["-q", "-j2", "--each", job] + (1...6).map(String.init))
         let counts = run.out.split(separator: "\n").compactMap { Int($0.filter(\.isNumber)) }
         #expect(counts.count == 6)
@@ -61,7 +62,9 @@ import Testing
     }
 
     @Test func haltSoonLetsRunningJobsFinish() {
-        let run = futurerun(["-j2", "--halt", "soon,fail=1", "exit 1", ":::", "sleep 0.5; echo finished", ":::", "sleep 0.1; echo never"])
+        let run = futurerun([
+            "-j2", "--halt", "soon,fail=1", "exit 1", ":::", "sleep 0.5; echo finished", ":::", "sleep 0.1; echo never",
+        ])
         #expect(run.out == "finished\n")
         #expect(run.status == 1)
     }
@@ -81,10 +84,12 @@ import Testing
     @Test func helpAndVersion() {
         let help = futurerun(["--help"])
         #expect(help.status == 0)
-        for option in ["--jobs", "--each", "--link", "--null", "--shell", "--workdir", "--timeout", "--grace", "--retries",
-                       "--fail-fast", "--halt", "--delay", "--dry-run", "--quiet", "--verbose", "--tag", "--live",
-                       "--names", "--quiet-success", "--color", "--progress", "--ci", "--joblog", "--json", "--junit",
-                       "--results", "--version"] {
+        for option in [
+            "--jobs", "--each", "--link", "--null", "--shell", "--workdir", "--timeout", "--grace", "--retries",
+            "--fail-fast", "--halt", "--delay", "--dry-run", "--quiet", "--verbose", "--tag", "--live",
+            "--names", "--quiet-success", "--color", "--progress", "--ci", "--joblog", "--json", "--junit",
+            "--results", "--version",
+        ] {
             #expect(help.out.contains(option), "help lacks \(option)")
         }
         #expect(futurerun(["--version"]).out.hasPrefix("futurerun "))

@@ -6,8 +6,9 @@ import Testing
     @Test(arguments: [(Int32(SIGINT), Int32(130)), (Int32(SIGTERM), Int32(143)), (Int32(SIGHUP), Int32(129))])
     func signalStopsEveryJobAndExitsWithItsStatus(signal: Int32, expected: Int32) {
         let marker = "31.\(signal)\(getpid() % 1000)"
-        let run = futurerun(["-j3", "sleep \(marker)", ":::", "sleep \(marker) & sleep \(marker)", ":::", "echo quick"],
-                            shellPrefix: "( sleep 0.6; kill -\(signal) $$ ) & ")
+        let run = futurerun(
+            ["-j3", "sleep \(marker)", ":::", "sleep \(marker) & sleep \(marker)", ":::", "echo quick"],
+            shellPrefix: "( sleep 0.6; kill -\(signal) $$ ) & ")
         #expect(run.status == expected)
         #expect(run.out == "quick\n")
         #expect(run.err.contains("stopped by futurerun"))
@@ -25,8 +26,9 @@ import Testing
 
     @Test func sigkillOfFuturerunStillStopsItsJobsWithinASecond() {
         let marker = "33.\(getpid() % 1000)"
-        let run = futurerun(["-j3", "sleep \(marker)", ":::", "sleep \(marker) & sleep \(marker)", ":::", "trap '' TERM; sleep \(marker)"],
-                            shellPrefix: "( sleep 0.5; kill -KILL $$ ) & ")
+        let run = futurerun(
+            ["-j3", "sleep \(marker)", ":::", "sleep \(marker) & sleep \(marker)", ":::", "trap '' TERM; sleep \(marker)"],
+            shellPrefix: "( sleep 0.5; kill -KILL $$ ) & ")
         #expect(run.status == 137)
         #expect(eventually(1.2) { !processAlive("sleep \(marker)") })
     }
@@ -38,7 +40,9 @@ import Testing
         #expect(!run.err.contains("futurerun:"))
         // Its own status, seen through the pipe: 141, as for any program whose reader left.
         let scratch = Scratch()
-        _ = futurerun(["yes", ":::", "sleep 20"], shellPrefix: "{ ", shellSuffix: "; echo $? > \(quoted(scratch.file("status"))); } | head -1", exec: false)
+        _ = futurerun(
+            ["yes", ":::", "sleep 20"], shellPrefix: "{ ",
+            shellSuffix: "; echo $? > \(quoted(scratch.file("status"))); } | head -1", exec: false)
         #expect(scratch.read("status") == "141\n")
     }
 
@@ -62,7 +66,9 @@ import Testing
         // futurerun inherited from its caller must be.
         let scratch = Scratch()
         // Descriptors with O_CLOEXEC (the shells' own) are not inherited and do not count.
-        scratch.write("list.sh", """
+        scratch.write(
+            "list.sh",
+            """
             list() {
               for f in /proc/$1/fdinfo/*; do
                 fd=${f##*/}
@@ -77,10 +83,16 @@ import Testing
             list $$ > "$1/mine"
             list $PPID > "$1/parent"
             """)
-        let run = futurerun(["-q", "-j3", "sleep 0.3", ":::", "exec sh \(quoted(scratch.file("list.sh"))) \(quoted(scratch.path))", ":::", "sleep 0.3"])
+        let run = futurerun([
+            "-q", "-j3", "sleep 0.3", ":::", "exec sh \(quoted(scratch.file("list.sh"))) \(quoted(scratch.path))", ":::",
+            "sleep 0.3",
+        ])
         #expect(run.status == 0)
         func entries(_ file: String, _ kind: String) -> Set<String> {
-            Set((scratch.read(file) ?? "").split(separator: "\n").filter { $0.hasPrefix(kind + " ") }.map { String($0.dropFirst(kind.count + 1)) })
+            Set(
+                (scratch.read(file) ?? "").split(separator: "\n").filter { $0.hasPrefix(kind + " ") }.map {
+                    String($0.dropFirst(kind.count + 1))
+                })
         }
         let mine = entries("mine", "inherited")
         let futurerunsOwn = entries("parent", "private").filter { $0.hasPrefix("pipe:") || $0.hasPrefix("anon_inode:") }
@@ -91,14 +103,16 @@ import Testing
 
     @Test func jobsSeeSignalsAsAChildOfTheCallingShellWould() {
         // futurerun ignores SIGPIPE and blocks INT/TERM/HUP for itself: a job must see neither.
-        let run = futurerun(["-q", "yes | head -1; grep -E 'SigBlk|SigIgn' /proc/self/status"],
-                            shellPrefix: "grep -E 'SigBlk|SigIgn' /proc/self/status >&2; ")
+        let run = futurerun(
+            ["-q", "yes | head -1; grep -E 'SigBlk|SigIgn' /proc/self/status"],
+            shellPrefix: "grep -E 'SigBlk|SigIgn' /proc/self/status >&2; ")
         #expect(run.out == "y\n" + run.err)
         #expect(run.err.hasPrefix("SigBlk:\t0000000000000000\n"))
     }
 
     @Test func signalsIgnoredByTheCallerStayIgnoredInJobsAsUnderAShell() {
-        let run = futurerun(["-q", "grep SigIgn /proc/self/status"], shellPrefix: "trap '' HUP; grep SigIgn /proc/self/status >&2; ")
+        let run = futurerun(
+            ["-q", "grep SigIgn /proc/self/status"], shellPrefix: "trap '' HUP; grep SigIgn /proc/self/status >&2; ")
         #expect(run.out == run.err)
         #expect(run.out.hasSuffix("1\n"))
     }
@@ -114,7 +128,9 @@ import Testing
     @Test(arguments: ["echo {}", "echo \"{}\"", "echo '{}'", "echo \"x{}y\" 'a{}b' {}", "echo $(echo {})", "echo \"$(echo {})\""])
     func substitutedArgumentsAreNeverExecuted(template: String) {
         let scratch = Scratch()
-        let hostile = ["$(touch PWNED)", "'; touch PWNED; '", "\"; touch PWNED; \"", "`touch PWNED`", "a\ntouch PWNED", "\\'$(touch PWNED)"]
+        let hostile = [
+            "$(touch PWNED)", "'; touch PWNED; '", "\"; touch PWNED; \"", "`touch PWNED`", "a\ntouch PWNED", "\\'$(touch PWNED)",
+        ]
         let run = futurerun(["-q", "--each", template] + hostile, directory: scratch.path)
         #expect(run.status == 0)
         #expect(!scratch.exists("PWNED"), "template \(template) executed an argument")

@@ -54,8 +54,9 @@ import Testing
 
     @Test func replacementStringsHaveGnuParallelsMeanings() {
         let run = futurerun(["-q", "-j1", "--each", "echo {} {.} {/} {//} {/.} {#} {%}", "dir/sub/file.tar.gz", "plain"])
-        #expect(run.out == "dir/sub/file.tar.gz dir/sub/file.tar file.tar.gz dir/sub file.tar 1 1\n"
-            + "plain plain plain . plain 2 1\n")
+        #expect(
+            run.out == "dir/sub/file.tar.gz dir/sub/file.tar file.tar.gz dir/sub file.tar 1 1\n"
+                + "plain plain plain . plain 2 1\n")
     }
 
     @Test func templateWithoutReplacementStringGetsTheArgumentAppended() {
@@ -63,7 +64,10 @@ import Testing
     }
 
     @Test func jobsSeeTheirNumberSlotAndName() {
-        let run = futurerun(["-q", "-j1", "--names", "first,second", "echo $FUTURERUN_JOB $FUTURERUN_SLOT $FUTURERUN_NAME", ":::", "echo $FUTURERUN_JOB $FUTURERUN_NAME"])
+        let run = futurerun([
+            "-q", "-j1", "--names", "first,second", "echo $FUTURERUN_JOB $FUTURERUN_SLOT $FUTURERUN_NAME", ":::",
+            "echo $FUTURERUN_JOB $FUTURERUN_NAME",
+        ])
         #expect(run.out == "1 1 first\n2 second\n")
     }
 

@@ -11,15 +11,20 @@ import Testing
         command.environment = [("CI", ""), ("GITHUB_ACTIONS", ""), ("GITLAB_CI", "")]
         command.timeout = .seconds(60)
         let result = command.run().value
-        return (scratch, Outcome(status: result.status.shellStatus, stdout: result.stdout.bytes(), stderrBytes: result.stderr.bytes(),
-                                 wall: result.wallTime))
+        return (
+            scratch,
+            Outcome(
+                status: result.status.shellStatus, stdout: result.stdout.bytes(), stderrBytes: result.stderr.bytes(),
+                wall: result.wallTime)
+        )
     }
 
     private func stamps(_ text: String?) -> [Int] { (text ?? "").split(separator: "\n").compactMap { Int($0) } }
 
     @Test func stoppingFuturerunStopsItsJobsAndContinuingContinuesThem() {
         // The job ticks every 20 ms; futurerun gets SIGTSTP (Ctrl-Z), then SIGCONT (fg).
-        let (scratch, outcome) = run("""
+        let (scratch, outcome) = run(
+            """
             "$F" -q 'while :; do date +%s%N >> "$D/ticks"; sleep 0.02; done' 2>"$D/err" & pid=$!
             sleep 0.5; kill -TSTP $pid; sleep 0.3; date +%s%N > "$D/stopped"; sleep 1; date +%s%N > "$D/continued"
             kill -CONT $pid; sleep 0.5; kill -INT $pid; wait $pid; echo "exit $?"
@@ -35,7 +40,8 @@ import Testing
 
     @Test func aSecondInterruptKillsAtOnceAndTheFirstSaysItWaits() throws {
         // The job ignores SIGTERM; the grace period is 30 s: only the second SIGINT ends it.
-        let (scratch, outcome) = run("""
+        let (scratch, outcome) = run(
+            """
             "$F" --grace 30s --json "$D/jobs.jsonl" "trap '' TERM; sleep 40" 2>"$D/err" & pid=$!
             sleep 0.5; kill -INT $pid
             for i in $(seq 100); do grep -q 'interrupt again' "$D/err" && break; sleep 0.05; done
@@ -53,7 +59,8 @@ import Testing
     @Test func makeWithoutPlusIsSaidOnceAndRunsOneJobAtATime() throws {
         try #require(access("/usr/bin/make", X_OK) == 0, "GNU make is not installed")
         let job = { (n: Int) in "date +%s%N > $$D/s\(n); sleep 0.3; date +%s%N > $$D/e\(n)" }
-        let (scratch, outcome) = run("""
+        let (scratch, outcome) = run(
+            """
             printf 'plain:\\n\\t"$$F" -q %s ::: %s\\nplus:\\n\\t+"$$F" -q %s ::: %s\\n' \
               \(quoted(quoted(job(1)))) \(quoted(quoted(job(2)))) \(quoted(quoted(job(3)))) \(quoted(quoted(job(4)))) > "$D/Makefile"
             make -s -j4 -f "$D/Makefile" plain F="$F" D="$D" 2>"$D/plain.err"; make -s -j4 -f "$D/Makefile" plus F="$F" D="$D" 2>"$D/plus.err"

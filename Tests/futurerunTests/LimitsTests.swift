@@ -5,18 +5,23 @@ import Testing
 /// futurerun under low system limits: it runs fewer jobs at once, says so once, and completes all.
 @Suite struct Limits {
     @Test func lowDescriptorLimitLowersTheWidthAndEveryJobCompletes() {
-        let run = futurerun(["-q", "-j", "500", "--each", "sleep 0.1; echo {}"] + (1...600).map(String.init),
-                            shellPrefix: "ulimit -n 256; ")
+        let run = futurerun(
+            ["-q", "-j", "500", "--each", "sleep 0.1; echo {}"] + (1...600).map(String.init),
+            shellPrefix: "ulimit -n 256; ")
         #expect(run.status == 0)
         #expect(run.out.split(separator: "\n").count == 600)
-        #expect(run.errLines == ["futurerun: running at most 48 jobs at once instead of -j 500: the descriptor limit (ulimit -n) is 256"])
+        #expect(
+            run.errLines == [
+                "futurerun: running at most 48 jobs at once instead of -j 500: the descriptor limit (ulimit -n) is 256"
+            ])
     }
 
     @Test(.enabled(if: access("/usr/sbin/runuser", X_OK) == 0 && access("/usr/bin/prlimit", X_OK) == 0 && getuid() == 0))
     func lowProcessLimitLowersTheWidthAndEveryJobCompletes() {
         // Root ignores RLIMIT_NPROC: run as nobody.
-        let run = futurerun(["-j", "100", "--each", "sleep 0.1; echo {}"] + (1...60).map(String.init),
-                            shellPrefix: "exec runuser -u nobody -- prlimit --nproc=40 -- ", exec: false)
+        let run = futurerun(
+            ["-j", "100", "--each", "sleep 0.1; echo {}"] + (1...60).map(String.init),
+            shellPrefix: "exec runuser -u nobody -- prlimit --nproc=40 -- ", exec: false)
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.split(separator: "\n").count == 60)
         #expect(run.errLines.filter { $0.hasPrefix("futurerun:") }.count == 1)
@@ -25,8 +30,10 @@ import Testing
 
     @Test func hugeInputLineFailsAsItsOwnJobWithoutHoldingItInMemory() {
         // A 300 MB line: far past what one command may hold; the others still run.
-        let run = futurerun(["-q"], shellPrefix: "{ echo 'echo before'; head -c 300000000 /dev/zero | tr '\\\\0' x; echo; echo 'echo after'; } | ",
-                            exec: false)
+        let run = futurerun(
+            ["-q"],
+            shellPrefix: "{ echo 'echo before'; head -c 300000000 /dev/zero | tr '\\\\0' x; echo; echo 'echo after'; } | ",
+            exec: false)
         #expect(run.out == "before\nafter\n")
         #expect(run.status == 1)
     }
@@ -43,7 +50,9 @@ import Testing
         let long = String(repeating: "y", count: 100_000)
         let run = futurerun(["--each", "echo {}{}{} >/dev/null; echo {} | cut -c1-5"], stdin: "short\n" + long + "\n")
         #expect(run.out == "short\n")
-        #expect(run.err.contains("the command line built for this job is 400035 bytes, longer than the 131071 bytes one command may have"))
+        #expect(
+            run.err.contains(
+                "the command line built for this job is 400035 bytes, longer than the 131071 bytes one command may have"))
         #expect(run.status == 1)
     }
 

@@ -14,7 +14,9 @@ import Testing
         mkdir(scratch.path + "/d", 0o755)
         let start = ContinuousClock.now
         let run = Command.shell("make -s -j2 -C \(quoted(scratch.path))").run().value
-        let counts = String(decoding: run.stdout.bytes(), as: UTF8.self).split(separator: "\n").compactMap { Int($0.filter(\.isNumber)) }
+        let counts = String(decoding: run.stdout.bytes(), as: UTF8.self).split(separator: "\n").compactMap {
+            Int($0.filter(\.isNumber))
+        }
         #expect(run.status == .exited(0))
         #expect(counts.count == 16)
         #expect(counts.allSatisfy { $0 <= 2 }, "\(counts)")
@@ -26,7 +28,8 @@ import Testing
     }
 
     @Test func jobserverDescriptorsThatAreNotOpenAreIgnored() {
-        let run = futurerun(["-q", "-j4", "echo a", ":::", "echo b"], environment: [("MAKEFLAGS", " -j2 --jobserver-auth=77,78")])
+        let run = futurerun(
+            ["-q", "-j4", "echo a", ":::", "echo b"], environment: [("MAKEFLAGS", " -j2 --jobserver-auth=77,78")])
         #expect(run.status == 0)
         #expect(run.out == "a\nb\n")
     }

@@ -3,7 +3,10 @@ import Testing
 
 @Suite struct OutputBehaviour {
     @Test func stdoutIsByteForByteWhatASequentialRunGives() {
-        let jobs = [#"printf 'a\000b\377'"#, "head -c 200000 /dev/urandom | od -An | head -c 150000", #"printf 'no newline'"#, "echo err >&2; echo out"]
+        let jobs = [
+            #"printf 'a\000b\377'"#, "head -c 200000 /dev/urandom | od -An | head -c 150000", #"printf 'no newline'"#,
+            "echo err >&2; echo out",
+        ]
         var arguments = ["-q", "-j4"]
         for (index, job) in jobs.enumerated() { arguments += (index > 0 ? [":::"] : []) + [job] }
         let parallel = futurerun(arguments)
@@ -19,8 +22,9 @@ import Testing
     @Test func oldestJobStreamsLiveWhileLaterOnesAreHeld() {
         // The first job's first line appears before it ends: its block is streamed, not held.
         let scratch = Scratch()
-        let run = futurerun(["-q", "echo early; sleep 0.6; echo late", ":::", "echo second"],
-                            shellSuffix: " | while IFS= read -r line; do echo \"$line $(date +%s%N)\"; done > \(quoted(scratch.file("t")))")
+        let run = futurerun(
+            ["-q", "echo early; sleep 0.6; echo late", ":::", "echo second"],
+            shellSuffix: " | while IFS= read -r line; do echo \"$line $(date +%s%N)\"; done > \(quoted(scratch.file("t")))")
         #expect(run.status == 0)
         let lines = (scratch.read("t") ?? "").split(separator: "\n").map { $0.split(separator: " ") }
         #expect(lines.map { String($0[0]) } == ["early", "late", "second"])
@@ -47,7 +51,9 @@ import Testing
     }
 
     @Test func liveModePrintsWholeLinesPrefixedWithTheLabel() {
-        let run = futurerun(["--live", "--names", "slow,fast", "echo s1; sleep 0.4; echo s2", ":::", "sleep 0.1; echo f1; printf tail"])
+        let run = futurerun([
+            "--live", "--names", "slow,fast", "echo s1; sleep 0.4; echo s2", ":::", "sleep 0.1; echo f1; printf tail",
+        ])
         let lines = run.out.split(separator: "\n").map(String.init)
         #expect(lines == ["[slow] s1", "[fast] f1", "[fast] tail", "[slow] s2"])
         #expect(run.status == 0)
@@ -78,7 +84,9 @@ import Testing
     }
 
     @Test func quietSuccessShowsOnlyFailuresAndReplaysTheirEndAtTheBottom() {
-        let run = futurerun(["--quiet-success", "--names", "good,bad", "echo good-output", ":::", "echo bad-output; echo reason >&2; exit 4"])
+        let run = futurerun([
+            "--quiet-success", "--names", "good,bad", "echo good-output", ":::", "echo bad-output; echo reason >&2; exit 4",
+        ])
         #expect(!run.out.contains("good-output"))
         #expect(run.out.contains("bad-output"))
         let lines = run.errLines

@@ -72,8 +72,9 @@ import Testing
         #expect(shortened.status == 0, "\(shortened.err)")
         #expect(shortened.out == "foo\n")
         // The same line used whole makes a command too long to run: that job fails, clearly.
-        let whole = futurerun(["--each", "echo {}"], shellPrefix: "{ echo short; printf 'foo.'; head -c 300000 /dev/zero | tr '\\0' x; echo; } | ",
-                              exec: false)
+        let whole = futurerun(
+            ["--each", "echo {}"], shellPrefix: "{ echo short; printf 'foo.'; head -c 300000 /dev/zero | tr '\\0' x; echo; } | ",
+            exec: false)
         #expect(whole.status == 1)
         #expect(whole.out == "short\n")
         #expect(whole.err.contains("longer than the 131071 bytes one command may have"))
@@ -133,7 +134,9 @@ import Testing
         scratch.write("args.txt", "a\nb\n")
         #expect(futurerun(["-q", "::::", scratch.file("jobs.txt")]).out == "j1\nj2\n")
         #expect(futurerun(["-q", "--each", "echo {}", "::::", scratch.file("args.txt")]).out == "a\nb\n")
-        #expect(futurerun(["-q", "--each", "echo {1}{2}", "::::", scratch.file("args.txt"), ":::", "1", "2"]).out == "a1\na2\nb1\nb2\n")
+        #expect(
+            futurerun(["-q", "--each", "echo {1}{2}", "::::", scratch.file("args.txt"), ":::", "1", "2"]).out
+                == "a1\na2\nb1\nb2\n")
         let missing = futurerun(["--each", "echo {}", "::::", scratch.file("nope")])
         #expect(missing.status == 255)
         #expect(missing.err.contains("cannot read"))
@@ -169,7 +172,10 @@ import Testing
 /// The generated completion scripts are valid for their shells and offer the table's options.
 @Suite struct CompletionScripts {
     @Test(arguments: [
-        ("bash", "completions/futurerun.bash", "source FILE; COMP_WORDS=(futurerun --col); COMP_CWORD=1; _futurerun; echo \"${COMPREPLY[@]}\""),
+        (
+            "bash", "completions/futurerun.bash",
+            "source FILE; COMP_WORDS=(futurerun --col); COMP_CWORD=1; _futurerun; echo \"${COMPREPLY[@]}\""
+        ),
         ("zsh", "completions/_futurerun", "zsh -n FILE && echo --colsep --color"),
         ("fish", "completions/futurerun.fish", "source FILE; complete -C 'futurerun --col' | cut -f1 | tr '\\n' ' '"),
     ])

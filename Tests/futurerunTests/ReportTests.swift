@@ -9,19 +9,29 @@ import Testing
         let scratch = Scratch()
         let run = futurerun(["-q", "--joblog", scratch.file("log")] + jobs)
         #expect(run.status == 2)
-        let lines = (scratch.read("log") ?? "").split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let lines = (scratch.read("log") ?? "").split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
         #expect(lines.first == ["Seq", "Host", "Starttime", "JobRuntime", "Send", "Receive", "Exitval", "Signal", "Command"])
         let rows = lines.dropFirst().map { [$0[0], $0[1], $0[4], $0[5], $0[6], $0[7], $0[8]] }
-        #expect(rows == [["1", ":", "0", "2", "0", "0", "echo a"], ["2", ":", "0", "0", "3", "0", "exit 3"],
-                         ["3", ":", "0", "0", "0", "9", "kill -9 $$"], ["4", ":", "0", "3", "0", "0", "printf 'xyz'"]])
+        #expect(
+            rows == [
+                ["1", ":", "0", "2", "0", "0", "echo a"], ["2", ":", "0", "0", "3", "0", "exit 3"],
+                ["3", ":", "0", "0", "0", "9", "kill -9 $$"], ["4", ":", "0", "3", "0", "0", "printf 'xyz'"],
+            ])
         for line in lines.dropFirst() {
             #expect(line[2].split(separator: ".").map(\.count).last == 3)
             #expect(line[3].count == 10 && line[3].hasPrefix(" "))
         }
         // Where GNU parallel is installed, its joblog for the same jobs has the same values.
         if access("/usr/bin/parallel", X_OK) == 0 {
-            _ = Command.shell("parallel -k --joblog \(quoted(scratch.file("gnu"))) ::: 'echo a' 'exit 3' 'kill -9 $$' \"printf 'xyz'\" >/dev/null 2>&1").run().value
-            let gnu = (scratch.read("gnu") ?? "").split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+            _ =
+                Command.shell(
+                    "parallel -k --joblog \(quoted(scratch.file("gnu"))) ::: 'echo a' 'exit 3' 'kill -9 $$' \"printf 'xyz'\" >/dev/null 2>&1"
+                ).run().value
+            let gnu = (scratch.read("gnu") ?? "").split(separator: "\n").map {
+                $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            }
             #expect(gnu.dropFirst().map { [$0[0], $0[1], $0[4], $0[5], $0[6], $0[7], $0[8]] } == rows)
             #expect(gnu.first == lines.first)
         }
@@ -41,14 +51,21 @@ import Testing
         _ = futurerun(["-q", "--json", scratch.file("j"), "--timeout", "300ms"] + jobs + [":::", "sleep 5"])
         let lines = (scratch.read("j") ?? "").split(separator: "\n")
         #expect(lines.count == 5)
-        for field in ["number", "name", "command", "exit", "signal", "timed_out", "attempts", "start", "wall", "user", "sys", "max_rss", "stdout_bytes", "stderr_bytes"] {
+        for field in [
+            "number", "name", "command", "exit", "signal", "timed_out", "attempts", "start", "wall", "user", "sys", "max_rss",
+            "stdout_bytes", "stderr_bytes",
+        ] {
             #expect(lines.allSatisfy { $0.contains("\"\(field)\":") }, "missing \(field)")
         }
-        #expect(lines[0].hasPrefix("{\"number\":1,\"name\":\"echo a\",\"command\":\"echo a\",\"status\":\"ok\",\"exit\":0,\"signal\":null"))
+        #expect(
+            lines[0].hasPrefix(
+                "{\"number\":1,\"name\":\"echo a\",\"command\":\"echo a\",\"status\":\"ok\",\"exit\":0,\"signal\":null"))
         #expect(lines[2].contains("\"signal\":9"))
         #expect(lines[4].contains("\"timed_out\":true"))
         // Every line parses as JSON (python is on the machines this runs on).
-        let check = Command.shell("python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' \(quoted(scratch.file("j")))").run().value
+        let check = Command.shell(
+            "python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' \(quoted(scratch.file("j")))"
+        ).run().value
         #expect(check.status == .exited(0) || check.status == .exited(127))
     }
 
@@ -67,7 +84,9 @@ import Testing
         #expect(xml.contains("<testsuite name=\"futurerun\" tests=\"2\" failures=\"1\""))
         #expect(xml.contains("<system-out>&lt;a&amp;b&gt;</system-out>"))
         #expect(xml.contains("<failure message=\"exit 2\" type=\"failure\">why: bad</failure>"))
-        let check = Command.shell("python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' \(quoted(scratch.file("r.xml")))").run().value
+        let check = Command.shell(
+            "python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' \(quoted(scratch.file("r.xml")))"
+        ).run().value
         #expect(check.status == .exited(0) || check.status == .exited(127))
     }
 
@@ -96,8 +115,9 @@ import Testing
 
     @Test func reportsKeepWhatCompletedWhenTheRunIsInterrupted() {
         let scratch = Scratch()
-        let run = futurerun(["-q", "--joblog", scratch.file("log"), "--junit", scratch.file("r.xml"), "true", ":::", "sleep 30"],
-                            shellPrefix: "( sleep 0.5; kill -INT $$ ) & ")
+        let run = futurerun(
+            ["-q", "--joblog", scratch.file("log"), "--junit", scratch.file("r.xml"), "true", ":::", "sleep 30"],
+            shellPrefix: "( sleep 0.5; kill -INT $$ ) & ")
         #expect(run.status == 130)
         let log = (scratch.read("log") ?? "").split(separator: "\n")
         #expect(log.count == 3)

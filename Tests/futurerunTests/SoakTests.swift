@@ -33,12 +33,15 @@ func peakKiB(_ shellCommand: String) -> (kib: Int, stdout: [UInt8])? {
 }
 
 @Suite struct Soak {
-    @Test(.enabled(if: access("/usr/bin/time", X_OK) == 0),
-          .disabled(if: isThreadSanitized, "the thread sanitizer's shadow memory multiplies resident size"))
+    @Test(
+        .enabled(if: access("/usr/bin/time", X_OK) == 0),
+        .disabled(if: isThreadSanitized, "the thread sanitizer's shadow memory multiplies resident size"))
     func gigabyteOfOutputWithAHugeLineIsByteForByteInBoundedMemory() throws {
         // 1 GiB in all; one job writes a 256 MiB line with no newline. futurerun stays under 64 MiB.
-        let jobs = ["head -c 268435456 /dev/zero | tr '\\\\0' x", "head -c 268435456 /dev/urandom | od -An | head -c 268435456",
-                    "head -c 268435456 /dev/zero", "yes abcdefgh | head -c 268435456"]
+        let jobs = [
+            "head -c 268435456 /dev/zero | tr '\\\\0' x", "head -c 268435456 /dev/urandom | od -An | head -c 268435456",
+            "head -c 268435456 /dev/zero", "yes abcdefgh | head -c 268435456",
+        ]
         let command = quoted(futurerunPath) + " -q -j4 " + jobs.map(quoted).joined(separator: " ::: ") + " | cksum"
         let measured = try #require(peakKiB(command))
         #expect(measured.kib < 64 * 1024, "peak \(measured.kib) KiB")
@@ -87,7 +90,8 @@ func peakKiB(_ shellCommand: String) -> (kib: Int, stdout: [UInt8])? {
         let scratch = Scratch()
         let hostile = scratch.path + "/it's a \"dir\"\nwith newline $(x)"
         mkdir(hostile, 0o700)
-        let run = futurerun(["-q", "sleep 0.2; echo first", ":::", "head -c 2000000 /dev/zero | wc -c"], environment: [("TMPDIR", hostile)])
+        let run = futurerun(
+            ["-q", "sleep 0.2; echo first", ":::", "head -c 2000000 /dev/zero | wc -c"], environment: [("TMPDIR", hostile)])
         #expect(run.status == 0)
         #expect(run.out == "first\n2000000\n")
         #expect(Command.shell("ls -A \(quoted(hostile)) | wc -l").run().value.stdout.bytes() == Array("0\n".utf8))
@@ -95,20 +99,23 @@ func peakKiB(_ shellCommand: String) -> (kib: Int, stdout: [UInt8])? {
 
     @Test func interruptedRunLeavesNoTemporaryFile() {
         let scratch = Scratch()
-        let run = futurerun(["sleep 10", ":::", "head -c 3000000 /dev/zero; sleep 10"], environment: [("TMPDIR", scratch.path)],
-                            shellPrefix: "( sleep 0.7; kill -INT $$ ) & ")
+        let run = futurerun(
+            ["sleep 10", ":::", "head -c 3000000 /dev/zero; sleep 10"], environment: [("TMPDIR", scratch.path)],
+            shellPrefix: "( sleep 0.7; kill -INT $$ ) & ")
         #expect(run.status == 130)
         #expect(Command.shell("ls -A \(quoted(scratch.path)) | wc -l").run().value.stdout.bytes() == Array("0\n".utf8))
     }
 
     @Test func jobsSeeTheCallersEnvironmentPlusOnlyFuturerunsOwnNames() {
         let scratch = Scratch()
-        let run = futurerun(["-q", "env | sort > \(quoted(scratch.file("job")))"],
-                            shellPrefix: "env | sort > \(quoted(scratch.file("caller"))); ")
+        let run = futurerun(
+            ["-q", "env | sort > \(quoted(scratch.file("job")))"],
+            shellPrefix: "env | sort > \(quoted(scratch.file("caller"))); ")
         #expect(run.status == 0)
         let ignored: Set<String> = ["PWD", "_", "SHLVL", "OLDPWD"]
         func names(_ file: String) -> Set<String> {
-            Set((scratch.read(file) ?? "").split(separator: "\n").compactMap { $0.split(separator: "=").first.map(String.init) }).subtracting(ignored)
+            Set((scratch.read(file) ?? "").split(separator: "\n").compactMap { $0.split(separator: "=").first.map(String.init) })
+                .subtracting(ignored)
         }
         #expect(names("job").subtracting(names("caller")) == ["FUTURERUN_JOB", "FUTURERUN_SLOT", "FUTURERUN_NAME"])
         #expect(names("caller").isSubset(of: names("job")))

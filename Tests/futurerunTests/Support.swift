@@ -40,8 +40,13 @@ func futurerun(
     _ arguments: [String], stdin: String? = nil, environment: [(name: String, value: String)] = [],
     shellPrefix: String = "", shellSuffix: String = "", directory: String? = nil, exec: Bool = true
 ) -> Outcome {
-    var line = shellPrefix + (exec ? "exec " : "") + ([futurerunPath] + arguments).map(quoted).joined(separator: " ") + shellSuffix
-    if let stdin { line = "printf '%s' \(quoted(stdin)) | " + (shellPrefix + ([futurerunPath] + arguments).map(quoted).joined(separator: " ") + shellSuffix) }
+    var line =
+        shellPrefix + (exec ? "exec " : "") + ([futurerunPath] + arguments).map(quoted).joined(separator: " ") + shellSuffix
+    if let stdin {
+        line =
+            "printf '%s' \(quoted(stdin)) | "
+            + (shellPrefix + ([futurerunPath] + arguments).map(quoted).joined(separator: " ") + shellSuffix)
+    }
     var command = Command.shell(line)
     command.environment = [("CI", ""), ("GITHUB_ACTIONS", ""), ("GITLAB_CI", ""), ("NO_COLOR", "")] + environment
     command.workingDirectory = directory
@@ -114,14 +119,16 @@ final class TerminalPane {
 
     init(columns: Int, rows: Int, _ command: String) {
         socket = "futurerun-test-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        let line = "env -u CI -u GITHUB_ACTIONS -u GITLAB_CI NO_COLOR=1 TERM=xterm sh -c \(quoted(command)); echo \(Self.done); sleep 60"
+        let line =
+            "env -u CI -u GITHUB_ACTIONS -u GITLAB_CI NO_COLOR=1 TERM=xterm sh -c \(quoted(command)); echo \(Self.done); sleep 60"
         _ = Command(["tmux", "-L", socket, "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", line]).run().value
     }
 
     /// The pane's rows, trailing blank rows dropped.
     var screen: [String] {
         let result = Command(["tmux", "-L", socket, "capture-pane", "-p"]).run().value
-        var rows = String(decoding: result.stdout.bytes(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var rows = String(decoding: result.stdout.bytes(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
         while rows.last?.isEmpty == true { rows.removeLast() }
         return rows
     }

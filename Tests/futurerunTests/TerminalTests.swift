@@ -9,7 +9,9 @@ import Testing
 
     @Test(arguments: [25, 80])
     func theProgressLineNeverErasesAJobsUnfinishedLine(columns: Int) {
-        let pane = TerminalPane(columns: columns, rows: 20, "\(quoted(futurerunPath)) -q --progress 'printf \"working... \"; sleep 1.2; echo done' ::: 'sleep 0.4'")
+        let pane = TerminalPane(
+            columns: columns, rows: 20,
+            "\(quoted(futurerunPath)) -q --progress 'printf \"working... \"; sleep 1.2; echo done' ::: 'sleep 0.4'")
         let screen = pane.finished()
         #expect(screen.first == "working... done", "\(screen)")
     }
@@ -29,7 +31,8 @@ import Testing
         let jobs = (1...30).map { "sleep 0.12; : job-with-a-rather-long-label-\($0)" }.joined(separator: "\n")
         let scratch = Scratch()
         scratch.write("jobs.txt", jobs + "\n")
-        let pane = TerminalPane(columns: 25, rows: 50, "\(quoted(futurerunPath)) -j2 --progress < \(quoted(scratch.file("jobs.txt")))")
+        let pane = TerminalPane(
+            columns: 25, rows: 50, "\(quoted(futurerunPath)) -j2 --progress < \(quoted(scratch.file("jobs.txt")))")
         let screen = pane.finished()
         // 30 status lines, the summary and the slowest line: each fits on one row of 25.
         #expect(screen.count == 32, "\(screen)")

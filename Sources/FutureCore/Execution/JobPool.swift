@@ -3,7 +3,7 @@ import Dispatch
 /// A bounded executor: runs at most ``width`` work items at once, in submission order, each on a
 /// thread of the pool's own (threads are started on demand and exit after 2 s idle).
 ///
-/// A work item that blocks on a future (``Eventual/value``, ``Eventual/wait(timeout:)``) lends its
+/// A work item that blocks on a future (`value`, ``Eventual/wait(timeout:)``) lends its
 /// slot while it is parked, so the pool starts the next item instead: futures on the pool can wait for
 /// each other, however deep the chain, without deadlock. While parked items exist, more than
 /// ``width`` threads may exist, but at most ``width`` run unparked.
@@ -78,7 +78,7 @@ public final class JobPool: Executor {
                 worker.handOff.withLock { $0 = work }
                 worker.wakeUp.signal()
             } else {
-                OSThread.detach { [self] in workerLoop(first: work) }
+                OSThread.detach(name: "futurecore-pool") { [self] in workerLoop(first: work) }
             }
         }
     }
@@ -106,7 +106,10 @@ public final class JobPool: Executor {
     private func parkIdle(_ me: Worker) -> (@Sendable () -> Void)? {
         while true {
             if me.wakeUp.wait(timeout: .now() + 2) == .success {
-                return me.handOff.withLock { work in defer { work = nil }; return work }
+                return me.handOff.withLock { work in
+                    defer { work = nil }
+                    return work
+                }
             }
             let retired = state.withLock { state in
                 guard let index = state.idle.firstIndex(where: { $0 === me }) else { return false }

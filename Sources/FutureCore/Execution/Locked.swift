@@ -23,8 +23,8 @@ package struct Locked<Value: ~Copyable>: ~Copyable {
     ) throws(E) -> sending Result {
         let address = Unmanaged.passUnretained(identity).toOpaque()
         return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
-            fr_tsan_acquire(address)
-            defer { fr_tsan_release(address) }
+            fc_tsan_acquire(address)
+            defer { fc_tsan_release(address) }
             return try body(&value)
         }
     }

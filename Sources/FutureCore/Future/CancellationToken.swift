@@ -1,4 +1,3 @@
-
 /// The cancellation flag of one future's work, with handlers to run when it is raised.
 ///
 /// Cooperative: raising it runs the handlers (on the cancelling thread, outside any lock) and sets

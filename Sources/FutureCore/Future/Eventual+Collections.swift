@@ -1,4 +1,3 @@
-
 /// Combinators over many futures. Each returns a new future at once (never blocks) and resolves on
 /// the thread that resolves the deciding input. Cancelling the result cancels every input.
 extension Eventual {
@@ -47,7 +46,12 @@ extension Eventual {
                 switch outcome {
                 case .success: next.complete(outcome)
                 case .failure:
-                    if remaining.withLock({ $0 -= 1; return $0 == 0 }) { next.complete(outcome) }
+                    if remaining.withLock({
+                        $0 -= 1
+                        return $0 == 0
+                    }) {
+                        next.complete(outcome)
+                    }
                 }
             }
         }

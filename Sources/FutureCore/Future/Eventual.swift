@@ -22,7 +22,7 @@ public typealias ThrowingFuture<Value: Sendable> = Eventual<Value, any Error>
 /// ## Threading model
 /// - An `Eventual` is resolved exactly once, by whichever thread finishes its work or completes its
 ///   ``Promise``. Its state sits behind a `Mutex`; callbacks are never run while that lock is held.
-/// - Blocking reads (``value``, ``result``, ``wait(timeout:)``) park the calling thread and are woken
+/// - Blocking reads (`value`, ``result``, ``wait(timeout:)``) park the calling thread and are woken
 ///   directly by the completing thread: no pool thread is needed to wake them. Called on a ``JobPool``
 ///   thread, they lend the thread's slot to the pool while parked, so futures on a bounded pool may wait
 ///   for each other without deadlock.
@@ -59,8 +59,10 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
 
     /// Runs `body` on `executor` at once and resolves with what it returns or throws.
     ///
-    /// - Parameter executor: where `body` runs; by default ``JobPool/blocking``, a thread of its own
-    ///   per running future, since futures stand for protracted, blocking work that must overlap.
+    /// - Parameters:
+    ///   - executor: where `body` runs; by default ``JobPool/blocking``, a thread of its own per
+    ///     running future, since futures stand for protracted, blocking work that must overlap.
+    ///   - body: the work; what it returns or throws resolves the future.
     public convenience init(
         on executor: any Executor = .blocking,
         _ body: @escaping @Sendable () throws(Failure) -> Value
@@ -130,8 +132,16 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
         return park(until: .now() + timeout.dispatchInterval)
     }
 
-    /// Parks the thread until resolution or `deadline`, woken by the completing thread.
+    /// Parks the thread until resolution or `deadline`, woken by the completing thread. In debug
+    /// builds, parking the process engine's thread stops the program with a message: it would wait
+    /// for the very thread that resolves command futures.
     private func park(until deadline: DispatchTime?) -> Outcome? {
+        #if DEBUG
+        precondition(
+            !OSThread.mustNotBlock,
+            "FutureCore: a blocking read of a future (value, result, wait) on the process engine's thread would deadlock; "
+                + "use onComplete, map or flatMap in callbacks that run there")
+        #endif
         let wakeUp = DispatchSemaphore(value: 0)
         whenComplete { _ in wakeUp.signal() }
         JobPool.lendingSlot {
@@ -213,8 +223,9 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
 extension Duration {
     var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components
-        return .nanoseconds(Int(min(seconds, Int64(Int.max / 1_000_000_000 - 1))) * 1_000_000_000
-            + Int(attoseconds / 1_000_000_000))
+        return .nanoseconds(
+            Int(min(seconds, Int64(Int.max / 1_000_000_000 - 1))) * 1_000_000_000
+                + Int(attoseconds / 1_000_000_000))
     }
 }
 
@@ -228,4 +239,3 @@ extension Eventual where Failure == Never {
         }
     }
 }
-

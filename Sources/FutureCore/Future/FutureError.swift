@@ -1,6 +1,6 @@
 /// Failures that FutureCore itself produces.
 public enum FutureError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// ``Eventual/timeout(after:)`` elapsed before the future resolved.
+    /// `timeout(after:)` elapsed before the future resolved.
     case timedOut(Duration)
     /// ``Eventual/firstSuccess(_:)`` or ``Eventual/any(_:)`` was given no futures.
     case noFutures

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 
 /// The bytes one stream of a command produced: kept in memory up to a limit, spilled to a private
-/// ``SpillFile`` past it, readable while the command still runs.
+/// spill file past it, readable while the command still runs.
 ///
 /// ## Threading
 /// The process engine's thread appends; the spill writer's thread (one for all outputs) writes to
@@ -14,7 +14,7 @@ import Synchronization
 /// Memory stays near the limit: past it, what is in memory goes to the file, written on the spill
 /// writer's thread so that the engine goes on reading pipes meanwhile (fresh page-cache pages are
 /// slow to write on a VM). The engine waits for the writer only when a stream gets more than
-/// ``aheadOfDiskLimit`` past its limit. In *streaming* mode
+/// `aheadOfDiskLimit` past its limit. In *streaming* mode
 /// (``discardConsumed()``), bytes a reader has consumed with ``consume(maxCount:)`` are dropped
 /// instead of kept, so a stream that is printed as it arrives is never written to disk at all.
 public final class CapturedOutput: Sendable {
@@ -171,7 +171,7 @@ public final class CapturedOutput: Sendable {
     private static let spillWritten = DispatchSemaphore(value: 0)
     private static let engineWaits = Atomic<Bool>(false)
 
-    /// Blocks the engine's thread while this stream's memory is more than ``aheadOfDiskLimit``
+    /// Blocks the engine's thread while this stream's memory is more than `aheadOfDiskLimit`
     /// past its limit with a spill in progress: a disk slower than the child keeps memory bounded
     /// by holding up the reads, as when the engine wrote spills itself.
     private func waitWhileFarAheadOfDisk() {

@@ -1,7 +1,7 @@
 import CFutureShims
 import Glibc
 
-/// One spawned command, from its spawn (`fr_spawn`: vfork and exec) to its result.
+/// One spawned command, from its spawn (`fc_spawn`: vfork and exec) to its result.
 // @unchecked Sendable: created and spawned on the thread that starts the command, which stops
 // touching its `var`s once it publishes the child in the engine's Mutex-guarded table (the lock
 // orders those writes before every later read); from then on the `var`s are read and written only
@@ -54,12 +54,13 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         guard let out = pipes.take() else { return errno }
         guard let err = pipes.take() else {
             let saved = errno
-            close(out.read); close(out.write)
+            close(out.read)
+            close(out.write)
             return saved
         }
         var signals = sigset_t()
-        fr_sigset_empty(&signals)
-        for signal in resetSignals { fr_sigset_add(&signals, signal) }
+        fc_sigset_empty(&signals)
+        for signal in resetSignals { fc_sigset_add(&signals, signal) }
         var timestamp = timespec()
         clock_gettime(CLOCK_REALTIME, &timestamp)
         startTime = Double(timestamp.tv_sec) + Double(timestamp.tv_nsec) / 1e9
@@ -70,10 +71,10 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
             environment.withEnvironment(adding: command.environment) { envp in
                 if let directory = command.workingDirectory {
                     return directory.withCString { cwd in
-                        fr_spawn(&pid, argv, envp, cwd, stdin, out.write, err.write, &signals)
+                        fc_spawn(&pid, argv, envp, cwd, stdin, out.write, err.write, &signals)
                     }
                 }
-                return fr_spawn(&pid, argv, envp, nil, stdin, out.write, err.write, &signals)
+                return fc_spawn(&pid, argv, envp, nil, stdin, out.write, err.write, &signals)
             }
         }
         close(out.write)
@@ -91,13 +92,15 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
 
     /// Whether the child has exited and waits to be reaped (checked without reaping it, so its group
     /// id stays ours). Never blocks. ``hasExited`` says whether it has been reaped.
-    var isZombie: Bool { pid > 0 && fr_has_exited(pid) != 0 }
+    var isZombie: Bool { pid > 0 && fc_has_exited(pid) != 0 }
 
     /// Reaps the child if it has exited (never blocks). Returns whether it has.
     func reap() -> Bool {
         var status: Int32 = 0
-        var user: Int64 = 0, system: Int64 = 0, resident: Int64 = 0
-        let reaped = fr_wait4_nohang(pid, &status, &user, &system, &resident)
+        var user: Int64 = 0
+        var system: Int64 = 0
+        var resident: Int64 = 0
+        let reaped = fc_wait4_nohang(pid, &status, &user, &system, &resident)
         guard reaped == pid else { return false }
         waitStatus = status
         exitInstant = .now
@@ -144,11 +147,11 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         var exitCode: Int32?
         var signal: Int32?
         if let raw = waitStatus {
-            if fr_wifexited(raw) != 0 {
-                exitCode = fr_wexitstatus(raw)
+            if fc_wifexited(raw) != 0 {
+                exitCode = fc_wexitstatus(raw)
                 status = .exited(exitCode!)
             } else {
-                signal = fr_wtermsig(raw)
+                signal = fc_wtermsig(raw)
                 status = .signaled(signal!)
             }
         } else {

@@ -1,4 +1,3 @@
-
 /// Runs commands with at most ``width`` at once: the first ones start at once, the others wait in
 /// submission order and start, on the engine's thread, as running ones finish. No thread waits per
 /// queued or running command.
@@ -38,12 +37,10 @@ public final class CommandPool: Sendable {
     }
 
     private let state: Locked<State>
-    private let engine: ProcessEngine
 
     /// - Parameter width: how many commands run at once; `Int.max` for no limit.
-    public init(width: Int, engine: ProcessEngine = .shared) {
+    public init(width: Int) {
         self.state = Locked(State(width: max(1, width)))
-        self.engine = engine
     }
 
     /// How many commands may run at once. Raising it starts queued commands now, on this thread.
@@ -74,9 +71,11 @@ public final class CommandPool: Sendable {
     /// that no running command of this pool holds (GNU parallel's `{%}`). `build` runs on the
     /// thread that starts the command. Never blocks.
     ///
-    /// - Parameter onFinish: runs on the engine's thread when the command has finished, *before*
-    ///   its slot goes to the next command: the place to decide that nothing more should start.
-    ///   Not called for a command that never started.
+    /// - Parameters:
+    ///   - build: makes the command for its slot, on the thread that starts it.
+    ///   - onFinish: runs on the engine's thread when the command has finished, *before* its slot
+    ///     goes to the next command: the place to decide that nothing more should start. Not called
+    ///     for a command that never started.
     public func submit(
         _ build: @escaping @Sendable (_ slot: Int) -> Command,
         onFinish: (@Sendable (CommandResult) -> Void)? = nil
@@ -91,7 +90,7 @@ public final class CommandPool: Sendable {
             return (state.nextID, state.popStartable(evenIfStopped: admitted))
         }
         guard let (id, starts) = queued else {
-            promise.succeed(engine.neverStarted(build(0)))
+            promise.succeed(ProcessEngine.shared.neverStarted(build(0)))
             return promise.future
         }
         promise.onCancel { [self] in withdraw(id) }
@@ -115,18 +114,18 @@ public final class CommandPool: Sendable {
             state.admitting = admittingFreeSlots ? max(0, state.width - state.running) : 0
             return state.queue.removeAll()
         }
-        for queued in withdrawn { queued.promise.tryComplete(.success(engine.neverStarted(queued.build(0)))) }
+        for queued in withdrawn { queued.promise.tryComplete(.success(ProcessEngine.shared.neverStarted(queued.build(0)))) }
     }
 
     private func withdraw(_ id: UInt64) {
         let withdrawn = state.withLock { $0.queue.remove { $0.id == id } }
-        if let withdrawn { withdrawn.promise.tryComplete(.success(engine.neverStarted(withdrawn.build(0)))) }
+        if let withdrawn { withdrawn.promise.tryComplete(.success(ProcessEngine.shared.neverStarted(withdrawn.build(0)))) }
     }
 
     /// Starts one command. Its start future resolves first, so that callbacks its consumer
     /// registers on the run then (a halt policy, say) run before the freed slot starts the next.
     private func start(_ queued: Queued, slot: Int) {
-        let run = engine.start(queued.build(slot))
+        let run = ProcessEngine.shared.start(queued.build(slot))
         if !queued.promise.tryComplete(.success(run)) || queued.promise.isCancelled { run.cancel() }
         run.result.onComplete { [self] outcome in
             queued.onFinish?(outcome.get())

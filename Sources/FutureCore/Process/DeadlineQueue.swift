@@ -35,7 +35,8 @@ struct DeadlineQueue {
         heap.removeLast()
         var parent = 0
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var smallest = parent
             if left < heap.count, heap[left].instant < heap[smallest].instant { smallest = left }
             if right < heap.count, heap[right].instant < heap[smallest].instant { smallest = right }

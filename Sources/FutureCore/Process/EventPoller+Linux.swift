@@ -9,53 +9,52 @@ struct EventPoller: ~Copyable {
     static let wakeToken: UInt64 = 0
 
     let epoll: Int32
-    let wakeDescriptor: Int32
+    private let wakeUp: WakeUpEvent
 
     init() {
-        epoll = fr_epoll_create()
-        wakeDescriptor = fr_eventfd()
-        precondition(epoll >= 0 && wakeDescriptor >= 0, "FutureCore: cannot create the engine's epoll set or eventfd")
-        watch(wakeDescriptor, token: Self.wakeToken)
+        epoll = fc_epoll_create()
+        guard epoll >= 0, let wakeUp = WakeUpEvent() else {
+            preconditionFailure("FutureCore: cannot create the engine's epoll set or eventfd")
+        }
+        self.wakeUp = wakeUp
+        watch(wakeUp.descriptor, token: Self.wakeToken)
     }
 
-    deinit {
-        close(epoll)
-        close(wakeDescriptor)
-    }
+    deinit { close(epoll) }
 
     /// Watches `fd` for readability (and hang-up), always. Any thread.
     func watch(_ fd: Int32, token: UInt64) {
-        _ = fr_epoll_add(epoll, fd, FR_EPOLLIN, token)
+        _ = fc_epoll_add(epoll, fd, FC_EPOLLIN, token)
     }
 
     /// Watches `fd` for its next readiness only (`EPOLLONESHOT`): once reported, `fd` is disarmed
     /// until ``rearm(_:token:)``. A disarmed descriptor may be closed without ``unwatch(_:)``: it
     /// reports nothing even while a copy of it lives on in a child being spawned. Any thread.
     func watchOnce(_ fd: Int32, token: UInt64) {
-        _ = fr_epoll_add(epoll, fd, FR_EPOLLIN | FR_EPOLLONESHOT, token)
+        _ = fc_epoll_add(epoll, fd, FC_EPOLLIN | FC_EPOLLONESHOT, token)
     }
 
     /// Arms a ``watchOnce(_:token:)`` descriptor again, for its next readiness. Any thread.
     func rearm(_ fd: Int32, token: UInt64) {
-        _ = fr_epoll_modify(epoll, fd, FR_EPOLLIN | FR_EPOLLONESHOT, token)
+        _ = fc_epoll_modify(epoll, fd, FC_EPOLLIN | FC_EPOLLONESHOT, token)
     }
 
     /// Stops watching `fd`; call before closing it unless it is a disarmed one-shot descriptor.
     /// Any thread.
     func unwatch(_ fd: Int32) {
-        _ = fr_epoll_remove(epoll, fd)
+        _ = fc_epoll_remove(epoll, fd)
     }
 
     /// Whether `events` (of one ready descriptor) say a pipe's write ends are all closed and nothing
     /// is left to read: its end, known without a `read`.
     static func isEndOfPipe(_ events: UInt32) -> Bool {
-        events & FR_EPOLLHUP != 0 && events & FR_EPOLLIN == 0
+        events & FC_EPOLLHUP != 0 && events & FC_EPOLLIN == 0
     }
 
     /// Wakes `wait` from any thread.
-    func wake() { fr_eventfd_signal(wakeDescriptor) }
+    func wake() { wakeUp.signal() }
 
-    func drainWakeUps() { fr_eventfd_drain(wakeDescriptor) }
+    func drainWakeUps() { wakeUp.drain() }
 
     /// Blocks the loop thread until something is ready or `timeout` (nil: forever) passes.
     func wait(
@@ -69,13 +68,13 @@ struct EventPoller: ~Copyable {
         } else {
             milliseconds = -1
         }
-        let count = fr_epoll_wait(epoll, tokens, events, Int32(capacity), milliseconds)
+        let count = fc_epoll_wait(epoll, tokens, events, Int32(capacity), milliseconds)
         return max(0, Int(count))
     }
 
     /// A descriptor that becomes readable when `pid` exits, or `nil` where the kernel has no pidfd.
     static func exitDescriptor(for pid: pid_t) -> Int32? {
-        let fd = fr_pidfd_open(pid)
+        let fd = fc_pidfd_open(pid)
         return fd >= 0 ? fd : nil
     }
 }

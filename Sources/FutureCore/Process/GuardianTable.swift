@@ -13,13 +13,13 @@ import Synchronization
 final class GuardianTable: @unchecked Sendable {  // safe: see the comment above
     /// Entries available for groups (one fewer than the mapping holds).
     let capacity: Int
-    /// The shared words, for the guardian (``fr_start_guardian``).
+    /// The shared words, for the guardian (``fc_start_guardian``).
     let words: UnsafeMutablePointer<Int32>
     private let entries: Locked<NumberPool>
 
     /// Creates the table for `capacity` groups. `nil` if the system gives no shared memory.
     init?(capacity: Int = 1 << 20) {
-        guard let words = fr_map_shared_anonymous((capacity + 1) * MemoryLayout<Int32>.stride) else { return nil }
+        guard let words = fc_map_shared_anonymous((capacity + 1) * MemoryLayout<Int32>.stride) else { return nil }
         self.capacity = capacity
         self.words = words
         self.entries = Locked(NumberPool(limit: capacity))
@@ -30,24 +30,24 @@ final class GuardianTable: @unchecked Sendable {  // safe: see the comment above
     func record(_ group: pid_t) -> Int32? {
         let entry: Int32? = entries.withLock { entries in
             guard let entry = entries.take() else { return nil }
-            fr_store_shared(words, Int32(entries.highest))
+            fc_store_shared(words, Int32(entries.highest))
             return Int32(entry)
         }
         guard let entry else { return nil }
-        fr_store_shared(words + Int(entry), group)
+        fc_store_shared(words + Int(entry), group)
         return entry
     }
 
     /// Clears an entry ``record(_:)`` returned: its group has ended. Any thread, never blocks.
     func clear(_ entry: Int32) {
-        fr_store_shared(words + Int(entry), 0)
+        fc_store_shared(words + Int(entry), 0)
         entries.withLock { $0.giveBack(Int(entry)) }
     }
 
     /// The groups recorded and not cleared, as the guardian sees them.
     var groups: [pid_t] {
-        let used = min(Int(fr_load_shared(words)), capacity)
+        let used = min(Int(fc_load_shared(words)), capacity)
         guard used > 0 else { return [] }
-        return (1...used).map { fr_load_shared(words + $0) }.filter { $0 > 1 }
+        return (1...used).map { fc_load_shared(words + $0) }.filter { $0 > 1 }
     }
 }

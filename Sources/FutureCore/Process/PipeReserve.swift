@@ -33,7 +33,9 @@ final class PipeReserve: Sendable {
 
     private static func make() -> (read: Int32, write: Int32)? {
         var fds: (Int32, Int32) = (-1, -1)
-        let made = withUnsafeMutableBytes(of: &fds) { fr_pipe_for_child_output($0.baseAddress!.assumingMemoryBound(to: Int32.self)) }
+        let made = withUnsafeMutableBytes(of: &fds) {
+            fc_pipe_for_child_output($0.baseAddress!.assumingMemoryBound(to: Int32.self))
+        }
         return made == 0 ? (fds.0, fds.1) : nil
     }
 }

@@ -2,21 +2,6 @@ import CFutureShims
 import Glibc
 import Synchronization
 
-/// A command that has been started: its live output and the future of its result.
-public struct CommandRun: Sendable {
-    /// The child's stdout and stderr, readable while it runs (see ``CapturedOutput``).
-    public let stdout: CapturedOutput
-    public let stderr: CapturedOutput
-    /// Resolves when the process has exited and its pipes are drained, on the engine's thread.
-    public let result: Future<CommandResult>
-    /// Whether a process was spawned (false: withdrawn or stopped before its turn, or it failed to
-    /// start).
-    public let spawned: Bool
-
-    /// Stops the command: TERM to its process group, KILL after its grace period. Never blocks.
-    public func cancel() { result.cancel() }
-}
-
 /// Runs commands as futures: spawns with `vfork` and `exec`, watches every child's exit (pidfd) and
 /// pipes from **one** event-loop thread, reaps with `wait4`, enforces timeouts, and resolves each
 /// command's future. No thread is blocked per child and no Dispatch hop is taken per child.
@@ -25,7 +10,7 @@ public struct CommandRun: Sendable {
 /// - ``start(_:)`` spawns on the calling thread (any thread) and never blocks longer than the
 ///   spawn (until the child has called `exec`).
 /// - Output is read, children are reaped and futures resolved on the engine's own thread
-///   ("futurecore-process-engine"). Callbacks registered inline on a command's future run there:
+///   ("futurecore-loop" in `ps -L`). Callbacks registered inline on a command's future run there:
 ///   keep them short and never block in them (start the next command: yes; write to a terminal: no).
 /// - A child's process group is its own. When the child exits, the rest of its group (background
 ///   grandchildren) gets SIGTERM, and SIGKILL after the grace period; its pipes are drained for at
@@ -62,7 +47,7 @@ public final class ProcessEngine: Sendable {
 
     private init() {
         nullInput = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        OSThread.detach { [self] in runLoop() }
+        OSThread.detach(name: "futurecore-loop") { [self] in runLoop() }
     }
 
     /// Signals to reset to their default disposition in every child: those this process changed
@@ -72,7 +57,7 @@ public final class ProcessEngine: Sendable {
         signalsToReset.withLock { $0 = signals }
     }
 
-    /// Starts a guardian process (see ``ProcessGuardian``) that stops every child's process group if
+    /// Starts a guardian process (`ProcessGuardian`) that stops every child's process group if
     /// this process dies without doing so itself, SIGKILL included. Call once, before starting
     /// commands. Returns whether the guardian runs.
     @discardableResult
@@ -186,12 +171,13 @@ public final class ProcessEngine: Sendable {
 
     private func runLoop() {
         // While the program is still parsing its arguments, not on the way to the first spawn.
-        fr_spawn_prepare()
+        fc_spawn_prepare()
         // A short time slice lets this thread, woken by a child's end, take the CPU from a running
         // child at once instead of waiting out the child's slice (measured: 71 µs on average from
         // wake-up to running, 14 µs with it). Its children get the default slice back.
-        _ = fr_request_short_slice(100_000)
+        _ = fc_request_short_slice(100_000)
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
+        OSThread.nonBlockingThread.store(UInt(pthread_self()), ordering: .releasing)
         let capacity = 256
         let tokens = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
         let events = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
@@ -235,7 +221,10 @@ public final class ProcessEngine: Sendable {
     /// The turn's deferred work, then the pipes for the next child: none of it delays a spawn.
     private func finishTurn() {
         while true {
-            let work = endOfTurn.withLock { work in defer { work = [] }; return work }
+            let work = endOfTurn.withLock { work in
+                defer { work = [] }
+                return work
+            }
             if work.isEmpty { break }
             for body in work { body() }
         }
@@ -243,7 +232,10 @@ public final class ProcessEngine: Sendable {
     }
 
     private func handleInbox() {
-        let messages = inbox.withLock { messages in defer { messages = [] }; return messages }
+        let messages = inbox.withLock { messages in
+            defer { messages = [] }
+            return messages
+        }
         for message in messages {
             switch message {
             case .deadline: break

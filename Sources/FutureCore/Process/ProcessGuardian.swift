@@ -24,9 +24,9 @@ final class ProcessGuardian: Sendable {
     init?() {
         guard let table = GuardianTable() else { return nil }
         var fds: [Int32] = [-1, -1]
-        guard fr_pipe_cloexec(&fds, 0) == 0 else { return nil }
+        guard fc_pipe_cloexec(&fds, 0) == 0 else { return nil }
         let milliseconds = Int32(Self.grace / .milliseconds(1))
-        let pid = fr_start_guardian(fds[0], table.words, Int32(table.capacity), milliseconds)
+        let pid = fc_start_guardian(fds[0], table.words, Int32(table.capacity), milliseconds)
         close(fds[0])
         guard pid > 0 else {
             close(fds[1])

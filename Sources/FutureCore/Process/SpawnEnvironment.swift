@@ -70,10 +70,16 @@ final class SpawnEnvironment: Sendable {
                 for addition in additions {
                     pointers[count] = UnsafeRawPointer(text.baseAddress! + offset).assumingMemoryBound(to: CChar.self)
                     count += 1
-                    for byte in addition.name.utf8 { text[offset] = byte; offset += 1 }
+                    for byte in addition.name.utf8 {
+                        text[offset] = byte
+                        offset += 1
+                    }
                     text[offset] = 0x3D  // "="
                     offset += 1
-                    for byte in addition.value.utf8 { text[offset] = byte; offset += 1 }
+                    for byte in addition.value.utf8 {
+                        text[offset] = byte
+                        offset += 1
+                    }
                     text[offset] = 0
                     offset += 1
                 }

@@ -18,7 +18,7 @@ final class SpillFile: Sendable {
 
     /// Creates the file in `directory`; throws the errno on failure.
     init(in directory: String) throws(SystemError) {
-        let fd = fr_private_tempfile(directory)
+        let fd = fc_private_tempfile(directory)
         guard fd >= 0 else { throw SystemError(errno: errno, call: "creating a temporary file in \(directory)") }
         descriptor = fd
     }

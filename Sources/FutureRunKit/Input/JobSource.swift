@@ -80,7 +80,8 @@ public final class JobSource: Sendable {
             let template = try Template(bytes)
             self.template = template
             let lists = try argumentLists.map { list throws(UsageError) in try Self.words(of: list, options) }
-            let available = options.maxArguments > 1 ? options.maxArguments : (options.columnSeparator != nil ? Int.max : lists.count)
+            let available =
+                options.maxArguments > 1 ? options.maxArguments : (options.columnSeparator != nil ? Int.max : lists.count)
             if template.highestList > available {
                 throw .invalidValue(
                     option: "--each", value: String(decoding: bytes, as: UTF8.self),
@@ -155,7 +156,9 @@ public final class JobSource: Sendable {
             while arguments.count < maxArguments, let record = box.reader.next() {
                 if record.length == 0 { continue }
                 if record.isCut, box.reader.keep != Self.labelLimit {
-                    let reason = box.reader.keep == Self.recordLimit ? Self.tooLong(record: record.length) : Self.tooLong(input: record.length)
+                    let reason =
+                        box.reader.keep == Self.recordLimit
+                        ? Self.tooLong(record: record.length) : Self.tooLong(input: record.length)
                     return .invalid(reason, label: Array(record.bytes.prefix(64)))
                 }
                 // With -0 a record cannot hold a NUL; without, a NUL cannot reach a command.
@@ -194,7 +197,8 @@ public final class JobSource: Sendable {
     /// Numbers, names and builds one job; a command line past ``commandLimit`` makes it invalid.
     private func job(_ item: Item, number: Int) -> Job {
         func name(_ bytes: some Collection<UInt8>) -> String {
-            number <= names.count && !names[number - 1].isEmpty ? names[number - 1] : String(decoding: bytes.prefix(Job.nameLimit), as: UTF8.self)
+            number <= names.count && !names[number - 1].isEmpty
+                ? names[number - 1] : String(decoding: bytes.prefix(Job.nameLimit), as: UTF8.self)
         }
         switch item {
         case .invalid(let reason, let label):
@@ -211,8 +215,12 @@ public final class JobSource: Sendable {
             } catch {
                 return Job(number: number, name: jobName, body: .invalid(error.message))
             }
-            if line.count > Self.commandLimit { return Job(number: number, name: jobName, body: .invalid(Self.tooLong(command: line.count))) }
-            return Job(number: number, name: jobName, body: template.usesSlot ? .template(template, arguments: arguments) : .command(line))
+            if line.count > Self.commandLimit {
+                return Job(number: number, name: jobName, body: .invalid(Self.tooLong(command: line.count)))
+            }
+            return Job(
+                number: number, name: jobName,
+                body: template.usesSlot ? .template(template, arguments: arguments) : .command(line))
         }
     }
 

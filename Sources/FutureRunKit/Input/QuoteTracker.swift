@@ -63,8 +63,10 @@ struct QuoteTracker {
                 backquotes.append(insideDouble)
                 quoting = .plain
             case .ansiC:
-                return .failure(.unsafeTemplate(
-                    context: "$'...'", hint: "bash and dash read it differently; put the replacement outside, as in $'\\t'{}"))
+                return .failure(
+                    .unsafeTemplate(
+                        context: "$'...'", hint: "bash and dash read it differently; put the replacement outside, as in $'\\t'{}")
+                )
             }
         }
         return .success(Template.Context(quoting: quoting, backquotes: backquotes))
@@ -164,8 +166,8 @@ struct QuoteTracker {
     /// after this line.
     private mutating func announceHereDocument(_ bytes: [UInt8], at index: Int) {
         guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "<"),
-              index == 0 || bytes[index - 1] != UInt8(ascii: "<"),
-              index + 2 >= bytes.count || bytes[index + 2] != UInt8(ascii: "<")
+            index == 0 || bytes[index - 1] != UInt8(ascii: "<"),
+            index + 2 >= bytes.count || bytes[index + 2] != UInt8(ascii: "<")
         else { return }
         var position = index + 2
         let stripsTabs = position < bytes.count && bytes[position] == UInt8(ascii: "-")

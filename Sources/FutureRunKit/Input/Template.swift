@@ -71,7 +71,9 @@ public struct Template: Sendable, Equatable {
         var tracker = QuoteTracker()
         var index = 0
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "{"), !tracker.isEscaped, let (kind, length) = Template.replacement(in: bytes, at: index) {
+            if bytes[index] == UInt8(ascii: "{"), !tracker.isEscaped,
+                let (kind, length) = Template.replacement(in: bytes, at: index)
+            {
                 if !literal.isEmpty { parts.append(.literal(literal)) }
                 literal = []
                 switch kind {

@@ -83,7 +83,9 @@ extension OptionDeclaration.Value {
     static let directory = Self(placeholder: "DIR", completion: .directory)
     static let duration = Self(placeholder: "TIME", completion: .none)
     static func text(_ placeholder: String) -> Self { Self(placeholder: placeholder, completion: .none) }
-    static func words(_ placeholder: String, _ words: [String]) -> Self { Self(placeholder: placeholder, completion: .words(words)) }
+    static func words(_ placeholder: String, _ words: [String]) -> Self {
+        Self(placeholder: placeholder, completion: .words(words))
+    }
 }
 
 /// What the parser has gathered so far: the options, and the parts of the job source that are

@@ -212,11 +212,15 @@ public struct OptionParser {
             case .commands, .commandLines: nil
             }
         if options.maxArguments > 1 {
-            guard let listCount else { throw .needsEach(option: "-n/--max-args", example: "futurerun -n 10 --each 'echo {}' *.log") }
+            guard let listCount else {
+                throw .needsEach(option: "-n/--max-args", example: "futurerun -n 10 --each 'echo {}' *.log")
+            }
             guard listCount == 1 else { throw .needsOneList("-n/--max-args") }
         }
         if options.columnSeparator != nil {
-            guard let listCount else { throw .needsEach(option: "--colsep", example: "futurerun --colsep , --each 'echo {2}' < table.csv") }
+            guard let listCount else {
+                throw .needsEach(option: "--colsep", example: "futurerun --colsep , --each 'echo {2}' < table.csv")
+            }
             guard listCount == 1 else { throw .needsOneList("--colsep") }
             if options.maxArguments > 1 { throw .conflictingOptions("--colsep", "-n/--max-args") }
         }

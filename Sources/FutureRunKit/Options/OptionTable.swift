@@ -10,8 +10,10 @@ extension OptionDeclaration {
             effect: { parsed, value throws(UsageError) in parsed.argumentFile = value }),
         .init(
             ["each"], value: .text("TEMPLATE"), example: "--each 'gzip {}' *.log", section: .input,
-            help: ["run TEMPLATE per argument: --each 'gzip -k {}' *.log",
-                   "(every word after TEMPLATE is an argument, even one starting with -)"],
+            help: [
+                "run TEMPLATE per argument: --each 'gzip -k {}' *.log",
+                "(every word after TEMPLATE is an argument, even one starting with -)",
+            ],
             manual: """
                 Run TEMPLATE once per argument: the words after it, `:::` lists, `::::` files, or \
                 input lines. Every word after TEMPLATE is an argument, even one that starts with \
@@ -60,8 +62,10 @@ extension OptionDeclaration {
     private static let running: [OptionDeclaration] = [
         .init(
             ["jobs"], short: "j", value: .text("N"), example: "-j4", section: .running,
-            help: ["run N jobs at once: -j4; 0 = no limit; 50% of the CPUs: -j50%",
-                   "(default: the CPUs this process may use)"],
+            help: [
+                "run N jobs at once: -j4; 0 = no limit; 50% of the CPUs: -j50%",
+                "(default: the CPUs this process may use)",
+            ],
             manual: """
                 Run N jobs at once; `0` no limit; N`%` of the CPUs. Default: the CPUs this process \
                 may use (affinity mask and cgroup quota). Lowered, with one notice, to fit the \
@@ -97,12 +101,16 @@ extension OptionDeclaration {
             ["grace"], value: .duration, example: "--grace 5s", section: .running,
             help: ["between TERM and KILL (default 5s): --grace 2s"],
             manual: "Between SIGTERM and SIGKILL (default 5s).",
-            effect: { parsed, value throws(UsageError) in parsed.options.grace = try OptionValue.duration(value!, option: "--grace") }),
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.grace = try OptionValue.duration(value!, option: "--grace")
+            }),
         .init(
             ["retries"], value: .text("N"), example: "--retries 2", section: .running,
             help: ["rerun a failed job up to N more times: --retries 2"],
             manual: "Rerun a failed job up to N more times. Its output is then shown when its last attempt ends.",
-            effect: { parsed, value throws(UsageError) in parsed.options.retries = try OptionValue.count(value!, option: "--retries") }),
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.retries = try OptionValue.count(value!, option: "--retries")
+            }),
         .init(
             ["fail-fast"], example: "--fail-fast", section: .running,
             help: ["at the first failure, start nothing new and stop running jobs"],
@@ -111,8 +119,10 @@ extension OptionDeclaration {
         .init(
             ["halt"], value: .words("WHEN", ["now", "soon", "now,fail=1", "soon,fail=1", "now,success=1"]),
             example: "--halt now,fail=1", section: .running,
-            help: ["GNU parallel's --halt: now|soon[,fail=N|fail=N%|success=N]",
-                   "--halt now,success=1 races the jobs: the first success wins"],
+            help: [
+                "GNU parallel's --halt: now|soon[,fail=N|fail=N%|success=N]",
+                "--halt now,success=1 races the jobs: the first success wins",
+            ],
             manual: """
                 `now`|`soon`[,`fail=`N|`fail=`N`%`|`success=`N], as in GNU parallel. `now` stops \
                 running jobs, `soon` lets them finish (and, as GNU parallel, still starts the jobs \

@@ -38,7 +38,9 @@ enum OptionValue {
 
     /// A `--colsep` pattern, checked now so that a bad one is refused before anything runs.
     static func columnSeparator(_ text: String) throws(UsageError) -> String {
-        guard !text.isEmpty else { throw .invalidValue(option: "--colsep", value: text, expected: "a separator or regular expression") }
+        guard !text.isEmpty else {
+            throw .invalidValue(option: "--colsep", value: text, expected: "a separator or regular expression")
+        }
         do {
             _ = try Regex(text)
         } catch {

@@ -14,9 +14,13 @@ public enum CIFormat: Sendable, Equatable {
         case .github: .github
         case .gitlab: .gitlab
         case .auto:
-            if environment["GITHUB_ACTIONS"] == "true" { .github }
-            else if environment["GITLAB_CI"] == "true" { .gitlab }
-            else { .none }
+            if environment["GITHUB_ACTIONS"] == "true" {
+                .github
+            } else if environment["GITLAB_CI"] == "true" {
+                .gitlab
+            } else {
+                .none
+            }
         }
     }
 

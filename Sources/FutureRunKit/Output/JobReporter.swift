@@ -32,8 +32,10 @@ final class JobReporter {
     private var commandsStopped = false
     private let commandToken = CIFormat.randomToken()
 
-    init(console: Console, settings: Settings, reports: [Report], source: JobSource,
-         running: @escaping () -> [(label: String, since: Duration)], notices: @escaping () -> [String] = { [] }) {
+    init(
+        console: Console, settings: Settings, reports: [Report], source: JobSource,
+        running: @escaping () -> [(label: String, since: Duration)], notices: @escaping () -> [String] = { [] }
+    ) {
         self.notices = notices
         self.console = console
         self.settings = settings
@@ -149,7 +151,9 @@ final class JobReporter {
 
     private func noteLostOutput(of outcome: JobOutcome, _ stream: CapturedOutput, _ name: String) {
         guard let failure = stream.failure else { return }
-        lostOutput.append("job \(outcome.job.number) (\(Style.sanitize(outcome.job.label))): \(failure.lostBytes) bytes of its \(name) were lost: \(failure.error)")
+        lostOutput.append(
+            "job \(outcome.job.number) (\(Style.sanitize(outcome.job.label))): \(failure.lostBytes) bytes of its \(name) were lost: \(failure.error)"
+        )
     }
 
     /// Problems met on the way (a report file that could not be written, output that could not be

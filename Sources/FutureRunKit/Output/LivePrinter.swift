@@ -68,8 +68,12 @@ final class LivePrinter {
             follow(job, outcome.result.stdout, outcome.result.stderr)
             return false
         }
-        if !job.partial.out.isEmpty { try emitLines(&job.partial.out, [0x0A], prefix: styled, job: job.ticket.job, isError: false) }
-        if !job.partial.err.isEmpty { try emitLines(&job.partial.err, [0x0A], prefix: styled, job: job.ticket.job, isError: true) }
+        if !job.partial.out.isEmpty {
+            try emitLines(&job.partial.out, [0x0A], prefix: styled, job: job.ticket.job, isError: false)
+        }
+        if !job.partial.err.isEmpty {
+            try emitLines(&job.partial.err, [0x0A], prefix: styled, job: job.ticket.job, isError: true)
+        }
         try reporter.finish(outcome, tail: [])
         return true
     }
@@ -82,7 +86,9 @@ final class LivePrinter {
         job.streams = (out, err)
     }
 
-    private func emitLines(_ partial: inout [UInt8], _ bytes: [UInt8], prefix: [UInt8], job: Job, isError: Bool) throws(OutputError) {
+    private func emitLines(
+        _ partial: inout [UInt8], _ bytes: [UInt8], prefix: [UInt8], job: Job, isError: Bool
+    ) throws(OutputError) {
         guard !bytes.isEmpty else { return }
         partial += bytes
         guard let lastNewline = partial.lastIndex(of: 0x0A) else { return }

@@ -1,4 +1,3 @@
-import CFutureShims
 import FutureCore
 import Glibc
 
@@ -52,7 +51,8 @@ struct Plan {
         if jobserver == nil, Jobserver.isAnnounced(in: environment["MAKEFLAGS"]) {
             // As make itself does for a sub-make it cannot share its jobserver with.
             width = 1
-            notice = "make's jobserver is not open to this recipe (GNU make before 4.4 opens it only to recipe lines "
+            notice =
+                "make's jobserver is not open to this recipe (GNU make before 4.4 opens it only to recipe lines "
                 + "marked '+'): running one job at a time; write '+futurerun ...' in the Makefile to share make's -j slots"
         }
         widthNotice = notice
@@ -97,13 +97,17 @@ struct Plan {
     /// what `ulimit -n` allows, and say so once.
     private static func capByDescriptorLimit(_ width: Int, requested: Options.Jobs) -> (Int, String?) {
         var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < (1 << 40) else { return (width, nil) }
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < (1 << 40) else {
+            return (width, nil)
+        }
         let fit = max(1, (Int(limit.rlim_cur) - 64) / 4)
         guard width > fit else { return (width, nil) }
         // "No limit" asked for as many as possible: that is no surprise worth a line.
         guard case .count(let count) = requested, count > 0 else { return (fit, nil) }
         let asked = "-j \(count)"
-        return (fit, "running at most \(fit) jobs at once instead of \(asked): the descriptor limit (ulimit -n) is \(limit.rlim_cur)")
+        return (
+            fit, "running at most \(fit) jobs at once instead of \(asked): the descriptor limit (ulimit -n) is \(limit.rlim_cur)"
+        )
     }
 
     /// A job is a shell and usually a command: about three processes. Under a low process limit

@@ -36,7 +36,8 @@ final class JUnitReport: Report {
         case .notStarted: xml += "<skipped message=\"not started\"/>\n"
         case .stopped: xml += "<skipped message=\"stopped by futurerun\"/>\n"
         case .failed(let status):
-            xml += "<failure message=\(Self.attribute(StatusLine.describe(status))) type=\"failure\">"
+            xml +=
+                "<failure message=\(Self.attribute(StatusLine.describe(status))) type=\"failure\">"
                 + Self.text(tail.err.text.suffix(20).joined(separator: "\n")) + "</failure>\n"
         case .invalid(let reason):
             xml += "<failure message=\(Self.attribute(reason)) type=\"invalid\"/>\n"
@@ -64,10 +65,12 @@ final class JUnitReport: Report {
         var body = [UInt8](repeating: 0, count: written)
         guard file.error == nil, pread(descriptor, &body, written, 0) == written else { return }
         let old = Array(Self.header.utf8)
-        let new = Array(Self.header.replacingAll(
-            "<testsuite name=\"futurerun\">",
-            with: "<testsuite name=\"futurerun\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" errors=\"0\" skipped=\"\(counts.skipped)\" time=\"\(String(format3: counts.time))\">"
-        ).utf8)
+        let new = Array(
+            Self.header.replacingAll(
+                "<testsuite name=\"futurerun\">",
+                with:
+                    "<testsuite name=\"futurerun\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" errors=\"0\" skipped=\"\(counts.skipped)\" time=\"\(String(format3: counts.time))\">"
+            ).utf8)
         file.overwrite(new + body[old.count...] + Self.footer, at: 0)
     }
 

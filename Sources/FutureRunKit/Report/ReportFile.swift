@@ -1,4 +1,3 @@
-import CFutureShims
 import Glibc
 
 /// A report's output file. Writes are complete or remembered as the report's error: a report never
@@ -89,6 +88,8 @@ extension String {
         let sign = thousandths < 0 ? "-" : ""
         let magnitude = abs(thousandths)
         let fraction = magnitude % 1000
-        self = "\(sign)\(magnitude / 1000)." + String(repeating: "0", count: fraction < 10 ? 2 : fraction < 100 ? 1 : 0) + "\(fraction)"
+        self =
+            "\(sign)\(magnitude / 1000)." + String(repeating: "0", count: fraction < 10 ? 2 : fraction < 100 ? 1 : 0)
+            + "\(fraction)"
     }
 }

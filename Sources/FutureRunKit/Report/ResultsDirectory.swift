@@ -1,4 +1,3 @@
-import CFutureShims
 import Glibc
 
 /// `--results DIR`: a folder per job, named by its number, holding `stdout`, `stderr` (written as
@@ -18,9 +17,12 @@ final class ResultsDirectory: Report {
         if mkdir(path, 0o755) != 0, errno != EEXIST {
             throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
-        let descriptor = fr_open_nofollow(AT_FDCWD, path, O_RDONLY | O_DIRECTORY, 0)
+        let descriptor = openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw .cannotWrite(path: path, reason: errno == ELOOP || errno == ENOTDIR ? "not a directory (symbolic links are refused)" : String(cString: strerror(errno)))
+            throw .cannotWrite(
+                path: path,
+                reason: errno == ELOOP || errno == ENOTDIR
+                    ? "not a directory (symbolic links are refused)" : String(cString: strerror(errno)))
         }
         self.directory = descriptor
         self.path = path
@@ -34,11 +36,11 @@ final class ResultsDirectory: Report {
     private func removeEarlierRun() throws(UsageError) {
         var folders: [(name: String, files: [String])] = []
         for name in Self.entries(of: directory) {
-            let folder = fr_open_nofollow(directory, name, O_RDONLY | O_DIRECTORY, 0)
+            let folder = openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             let files = folder >= 0 ? Self.entries(of: folder) : []
             if folder >= 0 { Glibc.close(folder) }
             guard folder >= 0, !name.isEmpty, name.allSatisfy(\.isASCII), name.allSatisfy(\.isNumber),
-                  files.allSatisfy(Self.jobFiles.contains)
+                files.allSatisfy(Self.jobFiles.contains)
             else {
                 var info = stat()
                 let isLink = fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFLNK
@@ -48,7 +50,7 @@ final class ResultsDirectory: Report {
             folders.append((name, files))
         }
         for (name, files) in folders {
-            let folder = fr_open_nofollow(directory, name, O_RDONLY | O_DIRECTORY, 0)
+            let folder = openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard folder >= 0 else { continue }
             for file in files { unlinkat(folder, file, 0) }
             Glibc.close(folder)
@@ -80,15 +82,17 @@ final class ResultsDirectory: Report {
             error = "cannot create '\(path)/\(name)': \(String(cString: strerror(errno)))"
             return nil
         }
-        let folder = fr_open_nofollow(directory, name, O_RDONLY | O_DIRECTORY, 0)
+        let folder = openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0 else {
             error = "refusing '\(path)/\(name)': not a directory of its own (symbolic links are refused)"
             return nil
         }
         defer { Glibc.close(folder) }
         do {
-            let files = (try ReportFile(at: folder, name: "stdout", display: "\(path)/\(name)/stdout"),
-                         try ReportFile(at: folder, name: "stderr", display: "\(path)/\(name)/stderr"))
+            let files = (
+                try ReportFile(at: folder, name: "stdout", display: "\(path)/\(name)/stdout"),
+                try ReportFile(at: folder, name: "stderr", display: "\(path)/\(name)/stderr")
+            )
             open[job.number] = files
             return files
         } catch {
@@ -106,7 +110,7 @@ final class ResultsDirectory: Report {
         guard outcome.status != .notStarted, let files = files(for: outcome.job) else { return }
         open[outcome.job.number] = nil
         for file in [files.out, files.err] where file.error != nil { error = error ?? file.error }
-        let folder = fr_open_nofollow(directory, "\(outcome.job.number)", O_RDONLY | O_DIRECTORY, 0)
+        let folder = openat(directory, "\(outcome.job.number)", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0 else { return }
         defer { Glibc.close(folder) }
         do {
@@ -122,7 +126,7 @@ final class ResultsDirectory: Report {
 extension ReportFile {
     /// Creates (or truncates) `name` in the folder `directory`, never through a symbolic link.
     convenience init(at directory: Int32, name: String, display: String) throws(UsageError) {
-        let descriptor = fr_open_nofollow(directory, name, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let descriptor = openat(directory, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw .cannotWrite(path: display, reason: errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno)))
         }

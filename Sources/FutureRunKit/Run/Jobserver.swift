@@ -1,4 +1,3 @@
-import CFutureShims
 import FutureCore
 import Glibc
 import Synchronization
@@ -18,14 +17,16 @@ import Synchronization
 final class Jobserver: Sendable {
     private let reader: Int32
     private let writer: Int32
-    private let wake: Int32
+    private let wake: WakeUpEvent
     private let held = Locked<[UInt8]>([])
     private let stopped = Atomic<Bool>(false)
 
     /// The jobserver named in `MAKEFLAGS`, or `nil` if there is none (or it cannot be opened).
     init?(makeflags: String?) {
         guard let flags = makeflags,
-              let auth = flags.split(separator: " ").last(where: { $0.hasPrefix("--jobserver-auth=") || $0.hasPrefix("--jobserver-fds=") })
+            let auth = flags.split(separator: " ").last(where: {
+                $0.hasPrefix("--jobserver-auth=") || $0.hasPrefix("--jobserver-fds=")
+            })
         else { return nil }
         let value = String(auth.split(separator: "=", maxSplits: 1)[1])
         var reader: Int32 = -1
@@ -41,9 +42,8 @@ final class Jobserver: Sendable {
             reader = open("/proc/self/fd/\(fds[0])", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             writer = fcntl(fds[1], F_DUPFD_CLOEXEC, 3)
         }
-        let wake = fr_eventfd()
-        guard reader >= 0, writer >= 0, wake >= 0 else {
-            for fd in [reader, writer, wake] where fd >= 0 { close(fd) }
+        guard reader >= 0, writer >= 0, let wake = WakeUpEvent() else {
+            for fd in [reader, writer] where fd >= 0 { close(fd) }
             return nil
         }
         self.reader = reader
@@ -54,7 +54,8 @@ final class Jobserver: Sendable {
     /// Whether `MAKEFLAGS` names a jobserver at all: when it does but ``init(makeflags:)`` cannot
     /// reach it, make (before 4.4) has kept it from this recipe, which is not marked `+`.
     static func isAnnounced(in makeflags: String?) -> Bool {
-        makeflags?.split(separator: " ").contains { $0.hasPrefix("--jobserver-auth=") || $0.hasPrefix("--jobserver-fds=") } ?? false
+        makeflags?.split(separator: " ").contains { $0.hasPrefix("--jobserver-auth=") || $0.hasPrefix("--jobserver-fds=") }
+            ?? false
     }
 
     /// Tokens held now (jobs running beyond the implicit one).
@@ -63,19 +64,25 @@ final class Jobserver: Sendable {
     /// Starts the thread that takes tokens while `wanted()` says more jobs could run; each token
     /// taken is announced with `gained` (to raise the width).
     func start(wanted: @escaping @Sendable () -> Bool, gained: @escaping @Sendable (Int) -> Void) {
-        Thread.detach { [self] in
-            var ready = [pollfd(fd: reader, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        OSThread.detach(name: "futurerun-make") { [self] in
+            var ready = [
+                pollfd(fd: reader, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0),
+            ]
             while !stopped.load(ordering: .relaxed) {
                 let wants = wanted()
                 ready[0].events = wants ? Int16(POLLIN) : 0
                 ready[0].revents = 0
                 ready[1].revents = 0
                 guard poll(&ready, 2, -1) >= 0 || errno == EINTR else { return }
-                if ready[1].revents != 0 { fr_eventfd_drain(wake) }
+                if ready[1].revents != 0 { wake.drain() }
                 guard wants, ready[0].revents != 0, !stopped.load(ordering: .relaxed) else { continue }
                 var token: UInt8 = 0
                 if read(reader, &token, 1) == 1 {
-                    let count = held.withLock { $0.append(token); return $0.count }
+                    let count = held.withLock {
+                        $0.append(token)
+                        return $0.count
+                    }
                     gained(count)
                 }
             }
@@ -83,7 +90,7 @@ final class Jobserver: Sendable {
     }
 
     /// Something changed (jobs queued or finished): the token thread looks again.
-    func nudge() { fr_eventfd_signal(wake) }
+    func nudge() { wake.signal() }
 
     /// Gives one token back, if one is held. Returns whether it did.
     @discardableResult

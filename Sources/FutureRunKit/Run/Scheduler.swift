@@ -70,7 +70,7 @@ public final class Scheduler: Sendable {
         if let total = source.knownTotal, total <= settings.window, settings.delay == nil, settings.jobserver == nil {
             dispatchAll()
         } else {
-            Thread.detach { [self] in dispatchAll() }
+            OSThread.detach(name: "futurerun-sched") { [self] in dispatchAll() }
         }
     }
 
@@ -100,7 +100,7 @@ public final class Scheduler: Sendable {
     public func waitForRunningJobs(upTo limit: Duration) {
         let deadline = ContinuousClock.now + limit
         while ProcessEngine.shared.runningCount > 0, ContinuousClock.now < deadline {
-            Thread.sleep(until: .now + .milliseconds(10))
+            OSThread.sleep(until: .now + .milliseconds(10))
         }
     }
 
@@ -114,7 +114,7 @@ public final class Scheduler: Sendable {
             guard pool.admitsMore, let job = source.next() else { break }
             let ticket = JobTicket(job: job)
             if let delay = settings.delay {
-                if let lastStart { Thread.sleep(until: lastStart + delay) }
+                if let lastStart { OSThread.sleep(until: lastStart + delay) }
                 lastStart = .now
             }
             // Launched first, handed over second: a printer waiting for this job then wakes once,
@@ -139,7 +139,10 @@ public final class Scheduler: Sendable {
 
     /// Notices for the printer to show (each once).
     public func takeNotices() -> [String] {
-        notices.withLock { state in defer { state.pending = [] }; return state.pending }
+        notices.withLock { state in
+            defer { state.pending = [] }
+            return state.pending
+        }
     }
 
     /// The system refused a spawn for lack of processes or descriptors (EAGAIN, EMFILE, ENFILE):
@@ -176,29 +179,33 @@ public final class Scheduler: Sendable {
             return
         }
         let lineForSlot = Locked<[UInt8]>([])
-        let submitted = pool.submit({ [settings] slot in
-            let line = job.commandLine(slot: slot)
-            lineForSlot.withLock { $0 = line }
-            return Self.command(for: line, job: job, slot: slot, settings: settings)
-        }, onFinish: { [self] result in
-            // On the engine's thread, before the slot is reused: retries and halting decide here.
-            if let jobserver = settings.jobserver, pool.queued == 0, jobserver.giveBack() {
-                pool.width = max(1, 1 + jobserver.tokens)
-            }
-            let stopped = counters.withLock { counters in
-                counters.running[job.number] = nil
-                return counters.halted
-            }
-            if case .failedToStart(let error) = result.status, [EAGAIN, EMFILE, ENFILE].contains(error), !stopped,
-               degrade(ticket, attempt: attempt, refusals: refusals) {
-                return
-            }
-            if !result.succeeded, attempt <= settings.retries, !stopped {
-                launch(ticket, attempt: attempt + 1)
-                return
-            }
-            conclude(ticket, status: Self.status(of: result), result: result, attempts: attempt, line: lineForSlot.withLock { $0 })
-        })
+        let submitted = pool.submit(
+            { [settings] slot in
+                let line = job.commandLine(slot: slot)
+                lineForSlot.withLock { $0 = line }
+                return Self.command(for: line, job: job, slot: slot, settings: settings)
+            },
+            onFinish: { [self] result in
+                // On the engine's thread, before the slot is reused: retries and halting decide here.
+                if let jobserver = settings.jobserver, pool.queued == 0, jobserver.giveBack() {
+                    pool.width = max(1, 1 + jobserver.tokens)
+                }
+                let stopped = counters.withLock { counters in
+                    counters.running[job.number] = nil
+                    return counters.halted
+                }
+                if case .failedToStart(let error) = result.status, [EAGAIN, EMFILE, ENFILE].contains(error), !stopped,
+                    degrade(ticket, attempt: attempt, refusals: refusals)
+                {
+                    return
+                }
+                if !result.succeeded, attempt <= settings.retries, !stopped {
+                    launch(ticket, attempt: attempt + 1)
+                    return
+                }
+                conclude(
+                    ticket, status: Self.status(of: result), result: result, attempts: attempt, line: lineForSlot.withLock { $0 })
+            })
         submitted.onComplete { [self] outcome in
             let run = outcome.get()
             // The first start wins (a spawn the system refused is tried again with the same ticket).
@@ -245,7 +252,8 @@ public final class Scheduler: Sendable {
             let triggered: Bool
             switch halt.trigger {
             case .failures(let count): triggered = counters.failed >= count
-            case .failurePercent(let percent): triggered = counters.failed * 100 >= percent * counters.finished && counters.failed > 0
+            case .failurePercent(let percent):
+                triggered = counters.failed * 100 >= percent * counters.finished && counters.failed > 0
             case .successes(let count): triggered = counters.succeeded >= count
             }
             if triggered {
@@ -320,22 +328,5 @@ final class Window: Sendable {
             return true
         }
         if wake { wakeUp.signal() }
-    }
-}
-
-/// Plain threads for futurerun's few long-lived loops (scheduler, signal watcher).
-enum Thread {
-    static func detach(_ body: @escaping @Sendable () -> Void) {
-        // A blocking executor runs each item on a thread of its own at once.
-        JobPool.blocking.execute(body)
-    }
-
-    static func sleep(until instant: ContinuousClock.Instant) {
-        let remaining = instant - .now
-        guard remaining > .zero else { return }
-        let (seconds, attoseconds) = remaining.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var left = timespec()
-        while nanosleep(&request, &left) != 0, errno == EINTR { request = left }
     }
 }

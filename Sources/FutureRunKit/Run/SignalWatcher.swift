@@ -1,4 +1,3 @@
-import CFutureShims
 import FutureCore
 import Glibc
 import Synchronization
@@ -23,9 +22,9 @@ public enum SignalWatcher {
     /// Blocks the watched signals in this (the only) thread, and ignores SIGPIPE, so that a reader
     /// going away shows up as EPIPE; children get SIGPIPE back at its default if it was.
     public static func prepare() {
-        _ = watched.withUnsafeBufferPointer { fr_block_signals($0.baseAddress, Int32($0.count)) }
-        if fr_signal_disposition(SIGPIPE) == 0 {
-            fr_ignore_signal(SIGPIPE)
+        ProcessSignals.block(watched)
+        if ProcessSignals.isDefault(SIGPIPE) {
+            ProcessSignals.ignore(SIGPIPE)
             ProcessEngine.shared.resetInChildren([SIGPIPE])
         }
     }
@@ -33,9 +32,9 @@ public enum SignalWatcher {
     /// Starts the watching thread. `stop` runs on it for the first of SIGINT, SIGTERM and SIGHUP;
     /// `kill` for a second one of them.
     public static func start(stop: @escaping @Sendable (Int32) -> Void, kill: @escaping @Sendable () -> Void) {
-        Thread.detach {
+        OSThread.detach(name: "futurerun-signal") {
             while true {
-                let signal = watched.withUnsafeBufferPointer { fr_wait_signal($0.baseAddress, Int32($0.count)) }
+                let signal = ProcessSignals.wait(for: watched)
                 switch signal {
                 case SIGTSTP:
                     // The jobs first, so none runs on while futurerun is stopped.

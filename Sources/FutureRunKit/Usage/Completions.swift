@@ -1,6 +1,7 @@
 /// Shell completion scripts for bash, zsh and fish, rendered from ``OptionDeclaration/all``.
 public enum Completions {
-    private static let banner = "generated from the option table by 'make generate'; edit Sources/FutureRunKit/Options/OptionTable.swift"
+    private static let banner =
+        "generated from the option table by 'make generate'; edit Sources/FutureRunKit/Options/OptionTable.swift"
 
     /// Every spelling of an option as typed: `-j`, `--jobs`.
     private static func spellings(_ declaration: OptionDeclaration) -> [String] {
@@ -23,21 +24,21 @@ public enum Completions {
         }
         let words = OptionDeclaration.all.flatMap(spellings).joined(separator: " ")
         return """
-        # bash completion for futurerun: \(banner)
-        _futurerun() {
-            local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-            case $prev in
-        \(cases.joined(separator: "\n"))
-            esac
-            if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "\(words)" -- "$cur"))
-            else
-                COMPREPLY=($(compgen -c -- "$cur"))
-            fi
-        }
-        complete -o bashdefault -o default -F _futurerun futurerun
+            # bash completion for futurerun: \(banner)
+            _futurerun() {
+                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+                case $prev in
+            \(cases.joined(separator: "\n"))
+                esac
+                if [[ $cur == -* ]]; then
+                    COMPREPLY=($(compgen -W "\(words)" -- "$cur"))
+                else
+                    COMPREPLY=($(compgen -c -- "$cur"))
+                fi
+            }
+            complete -o bashdefault -o default -F _futurerun futurerun
 
-        """
+            """
     }
 
     public static var zsh: String {
@@ -64,13 +65,13 @@ public enum Completions {
             }
         }
         return """
-        #compdef futurerun
-        # \(banner)
-        _arguments -S \\
-        \(specs.map { "  " + $0 + " \\" }.joined(separator: "\n"))
-          '*::command:_normal'
+            #compdef futurerun
+            # \(banner)
+            _arguments -S \\
+            \(specs.map { "  " + $0 + " \\" }.joined(separator: "\n"))
+              '*::command:_normal'
 
-        """
+            """
     }
 
     public static var fish: String {

@@ -6,31 +6,31 @@ public enum Help {
     public static var text: String { introduction + options + closing }
 
     private static let introduction = """
-    futurerun — run shell jobs in parallel; print their output in input order, with timing
+        futurerun — run shell jobs in parallel; print their output in input order, with timing
 
-    USAGE
-      futurerun [OPTIONS] COMMAND [::: COMMAND ...]     each segment between ::: is one job
-      futurerun [OPTIONS] < jobs.txt                     one job per line of stdin
-      futurerun [OPTIONS] -a FILE                        one job per line of FILE ("-" is stdin)
-      futurerun [OPTIONS] :::: FILE                      the same
-      futurerun [OPTIONS] --each TEMPLATE ARG ...        TEMPLATE once per argument
-      futurerun [OPTIONS] --each TEMPLATE ::: A B ::: 1 2   every combination of the lists
-      futurerun [OPTIONS] --each TEMPLATE :::: FILE ...  argument lists read from files
-      find . -name '*.log' | futurerun --each 'gzip {}'     arguments from stdin lines
+        USAGE
+          futurerun [OPTIONS] COMMAND [::: COMMAND ...]     each segment between ::: is one job
+          futurerun [OPTIONS] < jobs.txt                     one job per line of stdin
+          futurerun [OPTIONS] -a FILE                        one job per line of FILE ("-" is stdin)
+          futurerun [OPTIONS] :::: FILE                      the same
+          futurerun [OPTIONS] --each TEMPLATE ARG ...        TEMPLATE once per argument
+          futurerun [OPTIONS] --each TEMPLATE ::: A B ::: 1 2   every combination of the lists
+          futurerun [OPTIONS] --each TEMPLATE :::: FILE ...  argument lists read from files
+          find . -name '*.log' | futurerun --each 'gzip {}'     arguments from stdin lines
 
-    Options come first: every word after the command, or after --each TEMPLATE, belongs to the
-    jobs. Jobs run with /bin/sh -c. In job files, blank lines and lines starting with # are skipped.
-    Each job's stdout goes to stdout and its stderr to stderr, whole and in input order; a status
-    line per job and a summary go to stderr.
+        Options come first: every word after the command, or after --each TEMPLATE, belongs to the
+        jobs. Jobs run with /bin/sh -c. In job files, blank lines and lines starting with # are skipped.
+        Each job's stdout goes to stdout and its stderr to stderr, whole and in input order; a status
+        line per job and a summary go to stderr.
 
-    REPLACEMENT STRINGS (--each; arguments are shell-quoted when substituted)
-      {}  argument          {.}  without extension   {/}  base name     {//}  directory
-      {/.} base name without extension    {#}  job number    {%}  job slot
-      {1} {2} ...  argument from the 1st, 2nd ... list or column (also {2.} {2/} {2//} {2/.})
-      A template with none of these gets the arguments appended.
+        REPLACEMENT STRINGS (--each; arguments are shell-quoted when substituted)
+          {}  argument          {.}  without extension   {/}  base name     {//}  directory
+          {/.} base name without extension    {#}  job number    {%}  job slot
+          {1} {2} ...  argument from the 1st, 2nd ... list or column (also {2.} {2/} {2//} {2/.})
+          A template with none of these gets the arguments appended.
 
 
-    """
+        """
 
     private static var options: String {
         var text = ""
@@ -64,16 +64,16 @@ public enum Help {
     }
 
     private static let closing = """
-    EXIT STATUS
-      0 all jobs succeeded · 1-100 that many failed · 101 more than 100 failed
-      129/130/143 stopped by SIGHUP/SIGINT/SIGTERM · 141 the reader of stdout went away
-      255 bad usage or an error of futurerun itself
+        EXIT STATUS
+          0 all jobs succeeded · 1-100 that many failed · 101 more than 100 failed
+          129/130/143 stopped by SIGHUP/SIGINT/SIGTERM · 141 the reader of stdout went away
+          255 bad usage or an error of futurerun itself
 
-    EXAMPLES
-      futurerun 'make lint' ::: 'make test' ::: 'make docs'
-      futurerun -j4 --timeout 10m < jobs.txt
-      futurerun --each 'convert {} {.}.png' *.svg
-      futurerun --colsep , --each 'echo {2} of {1}' :::: table.csv
+        EXAMPLES
+          futurerun 'make lint' ::: 'make test' ::: 'make docs'
+          futurerun -j4 --timeout 10m < jobs.txt
+          futurerun --each 'convert {} {.}.png' *.svg
+          futurerun --colsep , --each 'echo {2} of {1}' :::: table.csv
 
-    """
+        """
 }

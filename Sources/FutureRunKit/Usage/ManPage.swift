@@ -1,7 +1,8 @@
 /// The man page's OPTIONS section, rendered from ``OptionDeclaration/all`` into roff. The rest of
 /// docs/futurerun.1 is written by hand; this part sits between its two `generated` markers.
 public enum ManPage {
-    public static let beginMarker = #".\" BEGIN OPTIONS: generated from the option table by 'make generate'; edit OptionTable.swift"#
+    public static let beginMarker =
+        #".\" BEGIN OPTIONS: generated from the option table by 'make generate'; edit OptionTable.swift"#
     public static let endMarker = #".\" END OPTIONS"#
 
     /// The OPTIONS section, markers included.
@@ -16,10 +17,18 @@ public enum ManPage {
         return roff + endMarker + "\n"
     }
 
-    /// `docs/futurerun.1` as it should be: `page` with its OPTIONS section rendered anew.
+    /// `docs/futurerun.1` as it should be: `page` with its OPTIONS section rendered anew and the
+    /// version of its `.TH` header line that of ``Help/version``.
     public static func updating(_ page: String) -> String? {
         guard let begin = page.firstRange(of: beginMarker), let end = page.firstRange(of: endMarker + "\n") else { return nil }
-        return String(page[..<begin.lowerBound]) + optionsSection + String(page[end.upperBound...])
+        let rendered = String(page[..<begin.lowerBound]) + optionsSection + String(page[end.upperBound...])
+        var lines = rendered.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let header = lines.firstIndex(where: { $0.hasPrefix(".TH ") }) else { return nil }
+        var fields = lines[header].split(separator: "\"", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count >= 5 else { return nil }
+        fields[3] = Help.version
+        lines[header] = fields.joined(separator: "\"")
+        return lines.joined(separator: "\n")
     }
 
     /// `\fB\-j\fR, \fB\-\-jobs\fR \fIN\fR`.

@@ -38,7 +38,8 @@ public enum UsageFiles {
         return files.map(\.path)
     }
 
-    private static func read(_ path: String) -> String? {
+    /// The whole file as text, or `nil` if it cannot be read.
+    public static func read(_ path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []

@@ -2,10 +2,12 @@ import CFutureShims
 import Glibc
 
 /// How many CPUs this process may really use: its affinity mask, lowered by a cgroup CPU quota
-/// (v2 `cpu.max`, v1 `cpu.cfs_quota_us`), not the host's core count.
+/// (v2 `cpu.max`, v1 `cpu.cfs_quota_us`), not the host's core count. A good width for a
+/// ``JobPool`` or a ``CommandPool`` of CPU-bound work.
 public enum CPUCount {
+    /// Reads the mask and the quota now (a few small file reads); never less than 1.
     public static func usable() -> Int {
-        var count = Int(fr_affinity_cpus())
+        var count = Int(fc_affinity_cpus())
         if count <= 0 { count = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
         if let quota = cgroupQuota() { count = min(count, quota) }
         return max(1, count)
@@ -21,7 +23,8 @@ public enum CPUCount {
             return nil
         }
         if let quotaText = firstLine("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"), let quota = Double(quotaText), quota > 0,
-           let periodText = firstLine("/sys/fs/cgroup/cpu/cpu.cfs_period_us"), let period = Double(periodText), period > 0 {
+            let periodText = firstLine("/sys/fs/cgroup/cpu/cpu.cfs_period_us"), let period = Double(periodText), period > 0
+        {
             return Int((quota / period).rounded(.up))
         }
         return nil
@@ -38,7 +41,7 @@ public enum CPUCount {
 }
 
 extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }
