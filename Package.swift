@@ -22,8 +22,12 @@ let package = Package(
         .executableTarget(
             name: "futurecore-example", dependencies: ["FutureCore"], path: "Examples/FutureCoreExample",
             swiftSettings: strict),
-        .testTarget(name: "FutureCoreTests", dependencies: ["FutureCore"], swiftSettings: strict),
-        .testTarget(name: "FutureRunKitTests", dependencies: ["FutureRunKit"], swiftSettings: strict),
-        .testTarget(name: "futurerunTests", dependencies: ["futurerun"], swiftSettings: strict),
+        // What every test target shares: scratch directories, quoting, polling against hangs.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "FutureCoreTests", dependencies: ["FutureCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "FutureRunKitTests", dependencies: ["FutureRunKit", "TestSupport"], exclude: ["Expected"], swiftSettings: strict
+        ),
+        .testTarget(name: "futurerunTests", dependencies: ["futurerun", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 /// Reads of `/proc` for checks on real processes.
 enum Proc {
@@ -19,18 +20,7 @@ enum Proc {
     /// Thread ids of this process.
     static func threads() -> [Int] { numberedEntries(of: "/proc/self/task") }
 
-    static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func read(_ path: String) -> String? { readText(path) }
 
     /// State letter, parent and process group of `pid`.
     static func stat(_ pid: Int32) -> (state: Character, parent: Int32, group: Int32)? {
@@ -62,31 +52,3 @@ enum Proc {
         return kib * 1024
     }
 }
-
-/// A fresh directory under /tmp, removed (with what it holds) when released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/futurecore-test.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw POSIXFailure(code: errno) }
-        path = String(cString: made)
-    }
-
-    func entries() throws -> [String] {
-        guard let dir = opendir(path) else { throw POSIXFailure(code: errno) }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
-
-    deinit {
-        _ = system("rm -rf '\(path)'")
-    }
-}
-
-struct POSIXFailure: Error { let code: Int32 }

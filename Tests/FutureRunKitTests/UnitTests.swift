@@ -1,10 +1,9 @@
 import FutureCore
 import Glibc
+import TestSupport
 import Testing
 
 @testable import FutureRunKit
-
-private func quotedForTest(_ word: String) -> String { "'" + word.replacing("'", with: #"'\''"#) + "'" }
 
 extension String {
     fileprivate var trimmingTrailingNewlines: String {
@@ -55,10 +54,8 @@ extension String {
 }
 
 @Suite struct Templates {
-    private let scratchDirectory: String = {
-        var template = Array("/tmp/futurerun-quoting.XXXXXX".utf8CString)
-        return String(cString: mkdtemp(&template)!)
-    }()
+    private let scratch = Scratch()
+    private var scratchDirectory: String { scratch.path }
 
     private func expand(_ template: String, _ arguments: [String], job: Int = 1, slot: Int = 1) throws -> String {
         let template = try Template(Array(template.utf8))
@@ -87,7 +84,7 @@ extension String {
                 #expect(argument.contains("EOF") || argument.contains("END") || argument == "E", "\(argument)")
                 continue
             }
-            let result = FutureCore.Command.shell("cd \(quotedForTest(scratchDirectory)) && " + line).run().value
+            let result = FutureCore.Command.shell("cd \(quoted(scratchDirectory)) && " + line).run().value
             let output = String(decoding: result.stdout.bytes(), as: UTF8.self)
             #expect(result.status == .exited(0), "\(line)")
             #expect(access(scratchDirectory + "/PWNED", F_OK) != 0, "\(line) ran code")

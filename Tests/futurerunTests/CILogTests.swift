@@ -1,5 +1,6 @@
 import FutureCore
 import Glibc
+import TestSupport
 import Testing
 
 /// The merged stdout+stderr log a CI system shows (`2>&1` into one pipe): markers always pair, in

@@ -1,5 +1,6 @@
 import FutureCore
 import Glibc
+import TestSupport
 import Testing
 
 @Suite struct CIAndTerminal {

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 @Suite struct Control {
@@ -23,9 +24,13 @@ import Testing
 
     @Test func percentAndZeroWidths() {
         #expect(futurerun(["-q", "-j50%", "true"]).status == 0)
-        let start = ContinuousClock.now
-        #expect(futurerun(["-q", "-j0", "--each", "sleep 0.3; : {}"] + (1...20).map(String.init)).status == 0)
-        #expect(ContinuousClock.now - start < .seconds(3))
+        // -j0: no limit, so all 20 run at once: the last start comes before the first end.
+        let run = futurerun(["-q", "-j0", "--each", "date +%s%N; sleep 0.5; date +%s%N >&2; : {}"] + (1...20).map(String.init))
+        #expect(run.status == 0)
+        let starts = run.out.split(separator: "\n").compactMap { Int($0) }
+        let ends = run.err.split(separator: "\n").compactMap { Int($0) }
+        #expect(starts.count == 20 && ends.count == 20)
+        #expect(starts.max() ?? 0 < ends.min() ?? 0, "all 20 jobs overlapped")
     }
 
     @Test func timeoutStopsTheJobAndCountsAsFailure() {
@@ -77,8 +82,11 @@ import Testing
     }
 
     @Test func delaySpacesTheStarts() {
-        let run = futurerun(["-q", "-j3", "--delay", "200ms", "true", ":::", "true", ":::", "true"])
-        #expect(run.wall >= .milliseconds(390))
+        // Each job prints when it started: consecutive starts are at least the delay apart.
+        let run = futurerun(["-q", "-j3", "--delay", "200ms", "date +%s%N", ":::", "date +%s%N", ":::", "date +%s%N"])
+        let starts = run.out.split(separator: "\n").compactMap { Int($0) }
+        #expect(starts.count == 3)
+        #expect(zip(starts, starts.dropFirst()).allSatisfy { $1 - $0 >= 190_000_000 }, "\(starts)")
     }
 
     @Test func helpAndVersion() {

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// Signals, readers going away, write errors, and how jobs see the world.

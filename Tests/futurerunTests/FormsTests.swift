@@ -1,20 +1,26 @@
 import FutureCore
+import TestSupport
 import Testing
 
 @Suite struct Forms {
-    @Test func segmentsRunInParallelAndPrintInInputOrder() {
-        let run = futurerun(["sleep 0.6; echo 1", ":::", "sleep 0.5; echo 2", ":::", "echo 3"])
+    @Test func segmentsRunInParallelAndPrintInInputOrder() throws {
+        // Each job records when it starts and ends: they overlap, yet print in input order.
+        let scratch = Scratch()
+        let stamp = { (name: String) in "date +%s%N > \(quoted(scratch.file(name)))" }
+        let run = futurerun([
+            "--names", "one,two,three", "\(stamp("s1")); sleep 0.6; echo 1; \(stamp("e1"))", ":::",
+            "\(stamp("s2")); sleep 0.3; echo 2; \(stamp("e2"))", ":::", "\(stamp("s3")); echo 3",
+        ])
         #expect(run.status == 0)
         #expect(run.out == "1\n2\n3\n")
-        // As long as the slowest job: one after another they would take at least 1.1 s. (The
-        // sanitized build of `make tsan` starts too slowly to tell.)
-        #expect(run.wall >= .milliseconds(590))
-        if !isThreadSanitized { #expect(run.wall < .milliseconds(1050)) }
+        let time = { (name: String) throws -> Int in try #require(Int(scratch.read(name)?.filter(\.isNumber) ?? "")) }
+        #expect(try time("s2") < time("e1") && time("s3") < time("e1"), "the later jobs started while the first ran")
+        #expect(try time("e2") < time("e1"), "the second ended first and still printed second")
         let lines = run.errLines
         #expect(lines.count >= 4)
-        #expect(lines[0].hasPrefix("ok   [1/3] sleep 0.6; echo 1  6"))
-        #expect(lines[1].hasPrefix("ok   [2/3] sleep 0.5; echo 2  5"))
-        #expect(lines[2].hasPrefix("ok   [3/3] echo 3  "))
+        #expect(lines[0].hasPrefix("ok   [1/3] one  6"))
+        #expect(lines[1].hasPrefix("ok   [2/3] two  3"))
+        #expect(lines[2].hasPrefix("ok   [3/3] three  "))
         #expect(lines[3].hasPrefix("3 jobs in "))
     }
 

@@ -1,5 +1,6 @@
 import FutureCore
 import Glibc
+import TestSupport
 import Testing
 
 /// Job control as a shell user expects it, with real signals and jobs that record ticks.

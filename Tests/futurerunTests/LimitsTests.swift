@@ -1,5 +1,6 @@
 import FutureCore
 import Glibc
+import TestSupport
 import Testing
 
 /// futurerun under low system limits: it runs fewer jobs at once, says so once, and completes all.

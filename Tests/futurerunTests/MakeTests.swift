@@ -1,5 +1,6 @@
 import FutureCore
 import Glibc
+import TestSupport
 import Testing
 
 /// Under `make -jN`, futurerun takes its slots from make's jobserver.

@@ -1,4 +1,5 @@
 import FutureCore
+import TestSupport
 import Testing
 
 @Suite struct OutputBehaviour {
@@ -19,7 +20,7 @@ import Testing
         #expect(parallel.err == "err\n")
     }
 
-    @Test func oldestJobStreamsLiveWhileLaterOnesAreHeld() {
+    @Test func oldestJobStreamsLiveWhileLaterOnesAreHeld() throws {
         // The first job's first line appears before it ends: its block is streamed, not held.
         let scratch = Scratch()
         let run = futurerun(
@@ -28,9 +29,10 @@ import Testing
         #expect(run.status == 0)
         let lines = (scratch.read("t") ?? "").split(separator: "\n").map { $0.split(separator: " ") }
         #expect(lines.map { String($0[0]) } == ["early", "late", "second"])
-        if lines.count == 3, let early = Int(lines[0][1]), let late = Int(lines[1][1]) {
-            #expect(late - early > 400_000_000)
-        }
+        try #require(lines.count == 3 && lines[0].count == 2 && lines[1].count == 2, "\(lines)")
+        let early = try #require(Int(lines[0][1]))
+        let late = try #require(Int(lines[1][1]))
+        #expect(late - early > 400_000_000, "the first line came out before the job slept")
     }
 
     @Test func quietDropsStatusLinesAndSummary() {

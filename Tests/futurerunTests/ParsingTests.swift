@@ -1,5 +1,6 @@
 import FutureCore
 import Glibc
+import TestSupport
 import Testing
 
 /// The command line as getopt users expect it (SPEC.md §2 "Parsing"), on the built binary.

@@ -1,11 +1,12 @@
 import FutureCore
 import Glibc
+import TestSupport
 import Testing
 
 @Suite struct Reports {
     private let jobs = ["echo a", ":::", "exit 3", ":::", "kill -9 $$", ":::", "printf 'xyz'"]
 
-    @Test func joblogHasGnuParallelsColumnsAndValues() {
+    @Test func joblogHasGnuParallelsColumnsAndValues() throws {
         let scratch = Scratch()
         let run = futurerun(["-q", "--joblog", scratch.file("log")] + jobs)
         #expect(run.status == 2)
@@ -23,18 +24,17 @@ import Testing
             #expect(line[2].split(separator: ".").map(\.count).last == 3)
             #expect(line[3].count == 10 && line[3].hasPrefix(" "))
         }
-        // Where GNU parallel is installed, its joblog for the same jobs has the same values.
-        if access("/usr/bin/parallel", X_OK) == 0 {
-            _ =
-                Command.shell(
-                    "parallel -k --joblog \(quoted(scratch.file("gnu"))) ::: 'echo a' 'exit 3' 'kill -9 $$' \"printf 'xyz'\" >/dev/null 2>&1"
-                ).run().value
-            let gnu = (scratch.read("gnu") ?? "").split(separator: "\n").map {
-                $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            }
-            #expect(gnu.dropFirst().map { [$0[0], $0[1], $0[4], $0[5], $0[6], $0[7], $0[8]] } == rows)
-            #expect(gnu.first == lines.first)
+        // GNU parallel's joblog for the same jobs has the same values (.ci/run installs it).
+        try #require(access("/usr/bin/parallel", X_OK) == 0, "GNU parallel is not installed")
+        _ =
+            Command.shell(
+                "parallel -k --joblog \(quoted(scratch.file("gnu"))) ::: 'echo a' 'exit 3' 'kill -9 $$' \"printf 'xyz'\" >/dev/null 2>&1"
+            ).run().value
+        let gnu = (scratch.read("gnu") ?? "").split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         }
+        #expect(gnu.dropFirst().map { [$0[0], $0[1], $0[4], $0[5], $0[6], $0[7], $0[8]] } == rows)
+        #expect(gnu.first == lines.first)
     }
 
     @Test func joblogPlusAppendsWithoutASecondHeader() {

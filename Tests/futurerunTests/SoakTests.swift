@@ -1,5 +1,6 @@
 import FutureCore
 import Glibc
+import TestSupport
 import Testing
 
 /// A 1 MiB tmpfs, for full-disk cases (root only; `nil` where mounting is not allowed).

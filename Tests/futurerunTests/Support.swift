@@ -1,5 +1,6 @@
 import FutureCore
 import Glibc
+import TestSupport
 
 /// The `futurerun` binary under test: `$FUTURERUN_BINARY` if set (`make test` also runs this suite
 /// against the release binary), else the one built next to this test bundle.
@@ -22,15 +23,6 @@ struct Outcome {
     var out: String { String(decoding: stdout, as: UTF8.self) }
     var err: String { String(decoding: stderrBytes, as: UTF8.self) }
     var errLines: [String] { err.split(separator: "\n").map(String.init) }
-}
-
-/// Shell-quotes one word.
-func quoted(_ word: String) -> String { "'" + word.replacingAllOccurrences("'", with: #"'\''"#) + "'" }
-
-extension String {
-    func replacingAllOccurrences(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
 }
 
 /// Runs futurerun with `arguments`, optionally fed `stdin`, through `sh -c` (so `shellPrefix` and
@@ -57,57 +49,12 @@ func futurerun(
         wall: result.wallTime)
 }
 
-/// A fresh directory, removed when released.
-final class Scratch {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/futurerun-test.XXXXXX".utf8CString)
-        path = String(cString: mkdtemp(&template)!)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func write(_ name: String, _ text: String) {
-        let file = fopen(self.file(name), "w")!
-        fputs(text, file)
-        fclose(file)
-    }
-
-    func read(_ name: String) -> String? {
-        guard let file = fopen(self.file(name), "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    func exists(_ name: String) -> Bool { access(file(name), F_OK) == 0 }
-
-    deinit { _ = system("rm -rf \(quoted(path))") }
-}
-
 /// Whether a process whose command line contains `marker` is alive.
 func processAlive(_ marker: String) -> Bool {
     // "[s]leep" matches "sleep" but not this pgrep's own shell, whose command line holds "[s]leep".
     let pattern = "[" + String(marker.prefix(1)) + "]" + marker.dropFirst()
     let result = Command.shell("pgrep -f \(quoted(pattern)) >/dev/null").run().value
     return result.status == .exited(0)
-}
-
-/// Polls `condition` for up to `seconds`.
-func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(20_000)
-    }
-    return condition()
 }
 
 /// A real terminal: a detached tmux session of `columns` × `rows` running `command` (with CI

@@ -1,5 +1,6 @@
 import FutureCore
 import Glibc
+import TestSupport
 import Testing
 
 /// What a person sees on a terminal: the screen of a sequential run, on any width (SPEC.md §2

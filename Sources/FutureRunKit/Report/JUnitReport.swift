@@ -10,13 +10,13 @@ final class JUnitReport: Report {
     private let file: ReportFile
     private var written = 0
     private var tails: [Int: (out: TailKeeper, err: TailKeeper)] = [:]
-    private var counts = (tests: 0, failures: 0, skipped: 0, time: 0.0)
+    private var counts = Counts()
     private static let footer = Array("</testsuite>\n</testsuites>\n".utf8)
-    private static let header = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"futurerun\">\n"
+    private static let openingLines = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
 
     init(path: String) throws(UsageError) {
         file = try ReportFile(path: path, append: false)
-        append(Self.header)
+        append(Self.header(nil))
     }
 
     var error: String? { file.error }
@@ -29,6 +29,45 @@ final class JUnitReport: Report {
 
     func finished(_ outcome: JobOutcome) {
         let tail = tails.removeValue(forKey: outcome.job.number) ?? (TailKeeper(limit: 0), TailKeeper(limit: 0))
+        counts.add(outcome)
+        append(Self.testcase(outcome, stdout: tail.out.text, stderr: tail.err.text))
+    }
+
+    /// The counts on `<testsuite>`.
+    struct Counts: Equatable {
+        var tests = 0
+        var failures = 0
+        var skipped = 0
+        var time = 0.0
+
+        mutating func add(_ outcome: JobOutcome) {
+            tests += 1
+            time += outcome.result.wallTime.seconds
+            if outcome.status.isFailure { failures += 1 }
+            if outcome.status == .notStarted || outcome.status == .stopped { skipped += 1 }
+        }
+    }
+
+    /// A whole report of `cases` (each job's outcome and the last lines of its output), as the
+    /// file holds it at the end of the run.
+    static func document(_ cases: [(outcome: JobOutcome, stdout: [String], stderr: [String])]) -> String {
+        var counts = Counts()
+        for item in cases { counts.add(item.outcome) }
+        return header(counts) + cases.map { testcase($0.outcome, stdout: $0.stdout, stderr: $0.stderr) }.joined()
+            + String(decoding: footer, as: UTF8.self)
+    }
+
+    /// The opening lines; with `counts`, the `<testsuite>` carries them (written at the end).
+    static func header(_ counts: Counts?) -> String {
+        guard let counts else { return openingLines + "<testsuite name=\"futurerun\">\n" }
+        return openingLines
+            + "<testsuite name=\"futurerun\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" errors=\"0\" "
+            + "skipped=\"\(counts.skipped)\" time=\"\(String(format3: counts.time))\">\n"
+    }
+
+    /// One job's `<testcase>`: its time, a `<failure>` or `<skipped>` that says why, and the last
+    /// lines of its output.
+    static func testcase(_ outcome: JobOutcome, stdout: [String], stderr: [String]) -> String {
         let time = String(format3: outcome.result.wallTime.seconds)
         var xml = "<testcase name=\(Self.attribute(outcome.job.label)) classname=\"futurerun\" time=\"\(time)\">\n"
         switch outcome.status {
@@ -38,18 +77,13 @@ final class JUnitReport: Report {
         case .failed(let status):
             xml +=
                 "<failure message=\(Self.attribute(StatusLine.describe(status))) type=\"failure\">"
-                + Self.text(tail.err.text.suffix(20).joined(separator: "\n")) + "</failure>\n"
+                + Self.text(stderr.suffix(20).joined(separator: "\n")) + "</failure>\n"
         case .invalid(let reason):
             xml += "<failure message=\(Self.attribute(reason)) type=\"invalid\"/>\n"
         }
-        xml += "<system-out>" + Self.text(tail.out.text.joined(separator: "\n")) + "</system-out>\n"
-        xml += "<system-err>" + Self.text(tail.err.text.joined(separator: "\n")) + "</system-err>\n"
-        xml += "</testcase>\n"
-        counts.tests += 1
-        counts.time += outcome.result.wallTime.seconds
-        if outcome.status.isFailure { counts.failures += 1 }
-        if outcome.status == .notStarted || outcome.status == .stopped { counts.skipped += 1 }
-        append(xml)
+        xml += "<system-out>" + Self.text(stdout.joined(separator: "\n")) + "</system-out>\n"
+        xml += "<system-err>" + Self.text(stderr.joined(separator: "\n")) + "</system-err>\n"
+        return xml + "</testcase>\n"
     }
 
     /// Writes `text` in place of the footer, then the footer again.
@@ -64,14 +98,8 @@ final class JUnitReport: Report {
         let descriptor = file.stream.descriptor
         var body = [UInt8](repeating: 0, count: written)
         guard file.error == nil, pread(descriptor, &body, written, 0) == written else { return }
-        let old = Array(Self.header.utf8)
-        let new = Array(
-            Self.header.replacingAll(
-                "<testsuite name=\"futurerun\">",
-                with:
-                    "<testsuite name=\"futurerun\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" errors=\"0\" skipped=\"\(counts.skipped)\" time=\"\(String(format3: counts.time))\">"
-            ).utf8)
-        file.overwrite(new + body[old.count...] + Self.footer, at: 0)
+        let old = Array(Self.header(nil).utf8)
+        file.overwrite(Array(Self.header(counts).utf8) + body[old.count...] + Self.footer, at: 0)
     }
 
     /// A quoted XML attribute value.

@@ -27,11 +27,9 @@ public final class Scheduler: Sendable {
     }
 
     private struct Counters {
-        var finished = 0
-        var failed = 0
-        var succeeded = 0
+        var halt: HaltCounter
+        /// Stopped: by the halt policy or by ``stopAll()``.
         var halted = false
-        var haltedBySuccess = false
         var running: [Int: (label: String, run: CommandRun, since: ContinuousClock.Instant)] = [:]
     }
 
@@ -39,7 +37,7 @@ public final class Scheduler: Sendable {
     private let source: JobSource
     private let pool: CommandPool
     private let window: Window
-    private let counters = Locked(Counters())
+    private let counters: Locked<Counters>
     /// Tickets in input order, for the printer.
     let tickets: Channel<JobTicket>
 
@@ -48,12 +46,13 @@ public final class Scheduler: Sendable {
         self.source = source
         self.pool = CommandPool(width: settings.jobserver == nil ? settings.width : 1)
         self.window = Window(size: settings.window)
+        self.counters = Locked(Counters(halt: HaltCounter(settings.halt)))
         self.tickets = Channel(notify: notify)
     }
 
     /// Whether the halt policy (or a signal) stopped the run, and whether a success did.
     public var halted: (stopped: Bool, bySuccess: Bool) {
-        counters.withLock { ($0.halted, $0.haltedBySuccess) }
+        counters.withLock { ($0.halted, $0.halt.haltedBySuccess) }
     }
 
     /// Hands every job over. Jobs from the command line that fit in the window are handed over on
@@ -145,13 +144,12 @@ public final class Scheduler: Sendable {
         }
     }
 
-    /// The system refused a spawn for lack of processes or descriptors (EAGAIN, EMFILE, ENFILE):
-    /// run fewer at once (half of those running), say so once, and try the job again once a slot is
-    /// free (after 50 ms when nothing else runs). Returns false when it is time to give up.
+    /// The system refused a spawn for lack of processes or descriptors: run fewer at once (see
+    /// ``SpawnRefusal``), say so once, and try the job again. Returns false when it is time to give up.
     private func degrade(_ ticket: JobTicket, attempt: Int, refusals: Int) -> Bool {
-        guard refusals < 200 else { return false }
-        let running = max(0, pool.running - 1)
-        let width = max(1, running / 2)
+        guard
+            case .retry(let width, let delay) = SpawnRefusal.decide(refusals: refusals, running: pool.running, width: pool.width)
+        else { return false }
         if pool.width > width {
             pool.width = width
             notices.withLock { state in
@@ -160,8 +158,8 @@ public final class Scheduler: Sendable {
                 state.pending.append("the system refused to start more processes; running at most \(width) jobs at once")
             }
         }
-        if running == 0 {
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { [self] in
+        if let delay {
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
                 launch(ticket, attempt: attempt, refusals: refusals + 1)
             }
         } else {
@@ -199,7 +197,7 @@ public final class Scheduler: Sendable {
                 {
                     return
                 }
-                if !result.succeeded, attempt <= settings.retries, !stopped {
+                if RetryPolicy(retries: settings.retries).retries(after: result.succeeded, attempt: attempt, stopping: stopped) {
                     launch(ticket, attempt: attempt + 1)
                     return
                 }
@@ -245,22 +243,9 @@ public final class Scheduler: Sendable {
     private func applyHaltPolicy(after status: JobStatus) {
         let halt = settings.halt
         let decision = counters.withLock { counters -> Bool in
-            counters.finished += 1
-            if status.isFailure { counters.failed += 1 }
-            if status == .succeeded { counters.succeeded += 1 }
-            guard halt.urgency != .never, !counters.halted else { return false }
-            let triggered: Bool
-            switch halt.trigger {
-            case .failures(let count): triggered = counters.failed >= count
-            case .failurePercent(let percent):
-                triggered = counters.failed * 100 >= percent * counters.finished && counters.failed > 0
-            case .successes(let count): triggered = counters.succeeded >= count
-            }
-            if triggered {
-                counters.halted = true
-                if case .successes = halt.trigger { counters.haltedBySuccess = true }
-            }
-            return triggered
+            guard counters.halt.record(status), !counters.halted else { return false }
+            counters.halted = true
+            return true
         }
         guard decision else { return }
         // Soon: the jobs that would be running now, had the scheduler handed them over before
@@ -291,42 +276,21 @@ public final class Scheduler: Sendable {
 }
 
 /// The scheduler's window: how many jobs may be between it and the printer. The scheduler waits
-/// when it is full and is woken only once half of it is free again, so refilling costs one wake-up
-/// per half window rather than one per job.
+/// when it is full and is woken only once half of it is free again (``WindowCount``), so refilling
+/// costs one wake-up per half window rather than one per job.
 final class Window: Sendable {
-    private let size: Int
-    private let state: Locked<(free: Int, waiting: Bool)>
+    private let count: Locked<WindowCount>
     private let wakeUp = DispatchSemaphore(value: 0)
 
-    init(size: Int) {
-        self.size = size
-        self.state = Locked((size, false))
-    }
+    init(size: Int) { count = Locked(WindowCount(size: size)) }
 
     /// Takes one place, blocking while there is none.
     func acquire() {
-        while true {
-            let taken = state.withLock { state -> Bool in
-                if state.free > 0 {
-                    state.free -= 1
-                    return true
-                }
-                state.waiting = true
-                return false
-            }
-            if taken { return }
-            wakeUp.wait()
-        }
+        while !count.withLock({ $0.take() }) { wakeUp.wait() }
     }
 
     /// Gives one place back. Never blocks.
     func release() {
-        let wake = state.withLock { state -> Bool in
-            state.free += 1
-            guard state.waiting, state.free >= max(1, size / 2) else { return false }
-            state.waiting = false
-            return true
-        }
-        if wake { wakeUp.signal() }
+        if count.withLock({ $0.giveBack() }) { wakeUp.signal() }
     }
 }
