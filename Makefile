@@ -6,18 +6,17 @@ PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man/man1
 STRICT     := -Xswiftc -warnings-as-errors -Xcc -Werror
-# The release binary is a static executable (Swift runtime and libc linked in, no dynamic loader):
-# 1.7 ms from exec to exit against 3.4 ms with only the Swift runtime static (`--version`, perf
-# stat). lld links it; --no-warnings silences the one warning, glibc's notice that the runtime's
-# optional dlopen (of a prespecialization library it can do without) needs a matching glibc.
-# Generic types get their metadata built by the compiler (prespecialized) and reached by direct
-# accessors, not by demangling a type name at first use: demangling was 14 % of a one-job run's
-# CPU (perf), and `futurerun -q true` goes from 3.07 to 2.78 ms (perf stat -r 300, side by side).
+# The release binary is a static executable (Swift runtime and libc linked in, no dynamic loader),
+# so start-up loads nothing. lld links it; --no-warnings silences the one warning, glibc's notice
+# that the runtime's optional dlopen (of a prespecialization library it can do without) needs a
+# matching glibc. Generic types get their metadata built by the compiler (prespecialized) and
+# reached by direct accessors, not by demangling a type name at first use. (The figures behind
+# each flag: docs/PERFORMANCE.md, "What made it so".)
 METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
               -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # Cross-module optimization lets FutureRunKit specialize FutureCore's generic futures for its own
 # types instead of calling their unspecialized code, which builds metadata and boxes values at run
-# time: futurerun's own user time in a 5000-job run fell from 278 to 208 ms (mean of 5 runs).
+# time.
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 

@@ -173,8 +173,8 @@ public final class ProcessEngine: Sendable {
         // While the program is still parsing its arguments, not on the way to the first spawn.
         fc_spawn_prepare()
         // A short time slice lets this thread, woken by a child's end, take the CPU from a running
-        // child at once instead of waiting out the child's slice (measured: 71 µs on average from
-        // wake-up to running, 14 µs with it). Its children get the default slice back.
+        // child at once instead of waiting out the child's slice (docs/PERFORMANCE.md has the
+        // figures). Its children get the default slice back.
         _ = fc_request_short_slice(100_000)
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
         OSThread.nonBlockingThread.store(UInt(pthread_self()), ordering: .releasing)
