@@ -45,7 +45,10 @@ public enum FutureRun {
     private static func dryRun(_ plan: Plan) -> Int32 {
         var number = 0
         while let job = plan.source.next() {
-            let line = job.invalidReason.map { "# job \(job.number): \($0)" } ?? job.displayCommand
+            // A job that waits for others shows its header as a comment: the lines, in the input's
+            // (and so the graph's) order, stay runnable one after another.
+            let header = job.header.map { "  # " + $0.text } ?? ""
+            let line = job.invalidReason.map { "# job \(job.number): \($0)" } ?? job.displayCommand + header
             number += 1
             do { try StandardStream.output.write(line + "\n") } catch { return 255 }
         }

@@ -15,6 +15,13 @@ package struct FIFO<Element> {
         items.append(element)
     }
 
+    /// Queues `element` before the oldest queued element that satisfies `goesAfter` (at the end if
+    /// none does). O(queued).
+    package mutating func insert(_ element: Element, before goesAfter: (Element) -> Bool) {
+        guard let index = items[head...].firstIndex(where: { goesAfter($0!) }) else { return items.append(element) }
+        items.insert(element, at: index)
+    }
+
     /// Takes the oldest element, if any.
     package mutating func popFirst() -> Element? {
         guard head < items.count else { return nil }

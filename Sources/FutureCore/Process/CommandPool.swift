@@ -1,6 +1,6 @@
 /// Runs commands with at most ``width`` at once: the first ones start at once, the others wait in
-/// submission order and start, on the engine's thread, as running ones finish. No thread waits per
-/// queued or running command.
+/// submission order (or in the order of their `order` keys) and start, on the engine's thread, as
+/// running ones finish. No thread waits per queued or running command.
 ///
 ///     let pool = CommandPool(width: 2)
 ///     let results = lines.map { pool.submit(.shell($0)).flatMap { $0.result } }
@@ -10,6 +10,8 @@
 public final class CommandPool: Sendable {
     private struct Queued {
         let id: UInt64
+        /// Queued commands start lowest first; by default this is the submission order.
+        let order: Int
         let build: @Sendable (_ slot: Int) -> Command
         let promise: Promise<CommandRun, Never>
         let onFinish: (@Sendable (CommandResult) -> Void)?
@@ -73,11 +75,16 @@ public final class CommandPool: Sendable {
     ///
     /// - Parameters:
     ///   - build: makes the command for its slot, on the thread that starts it.
+    ///   - order: where the command waits among the queued ones: before every one with a higher
+    ///     key (ties in submission order). `nil`: after all of them. A dependency graph submits each
+    ///     job with its input position, so a job that became ready late still starts before later
+    ///     jobs.
     ///   - onFinish: runs on the engine's thread when the command has finished, *before* its slot
     ///     goes to the next command: the place to decide that nothing more should start. Not called
     ///     for a command that never started.
     public func submit(
         _ build: @escaping @Sendable (_ slot: Int) -> Command,
+        order: Int? = nil,
         onFinish: (@Sendable (CommandResult) -> Void)? = nil
     ) -> Future<CommandRun> {
         let promise = Promise<CommandRun, Never>()
@@ -86,7 +93,12 @@ public final class CommandPool: Sendable {
             guard !state.stopped || admitted else { return nil }
             if admitted { state.admitting -= 1 }
             state.nextID += 1
-            state.queue.append(Queued(id: state.nextID, build: build, promise: promise, onFinish: onFinish))
+            let queued = Queued(id: state.nextID, order: order ?? Int.max, build: build, promise: promise, onFinish: onFinish)
+            if order == nil {
+                state.queue.append(queued)
+            } else {
+                state.queue.insert(queued) { $0.order > queued.order }
+            }
             return (state.nextID, state.popStartable(evenIfStopped: admitted))
         }
         guard let (id, starts) = queued else {

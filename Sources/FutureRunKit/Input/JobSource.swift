@@ -22,6 +22,7 @@ public final class JobSource: Sendable {
     private struct State {
         var produced = 0
         var generator: Generator
+        var names = JobNames()
     }
 
     private enum Generator {
@@ -42,6 +43,9 @@ public final class JobSource: Sendable {
 
     private let names: [String]
     private let template: Template?
+    /// A template's `@NAME after=...` words, filled in unquoted per job (`@build-{}`), and how many.
+    private let headerTemplate: Template?
+    private let headerWords: Int
     private let maxArguments: Int
     private let columns: ColumnSplitter?
 
@@ -58,15 +62,21 @@ public final class JobSource: Sendable {
         switch options.source {
         case .commands(let commands):
             template = nil
+            headerTemplate = nil
+            headerWords = 0
             generator = .commands(commands, next: 0)
             total.withLock { $0 = commands.count }
         case .commandLines:
             template = nil
+            headerTemplate = nil
+            headerWords = 0
             let reader = LineReader(descriptor: input ?? 0, nullSeparated: options.nullSeparated, keep: Self.commandLimit + 1)
             generator = .commandLines(LineReaderBox(reader))
         case .templateLines(let bytes, _):
-            let template = try Template(bytes)
+            let (header, words, template) = try Self.templates(bytes)
             self.template = template
+            headerTemplate = header
+            headerWords = words
             let lists = options.columnSeparator != nil ? Int.max : options.maxArguments
             if template.highestList > lists {
                 throw .invalidValue(
@@ -77,8 +87,10 @@ public final class JobSource: Sendable {
                 descriptor: input ?? 0, nullSeparated: options.nullSeparated, keep: Self.keep(for: template, options))
             generator = .argumentLines(LineReaderBox(reader))
         case .template(let bytes, let argumentLists):
-            let template = try Template(bytes)
+            let (header, words, template) = try Self.templates(bytes)
             self.template = template
+            headerTemplate = header
+            headerWords = words
             let lists = try argumentLists.map { list throws(UsageError) in try Self.words(of: list, options) }
             let available =
                 options.maxArguments > 1 ? options.maxArguments : (options.columnSeparator != nil ? Int.max : lists.count)
@@ -100,6 +112,42 @@ public final class JobSource: Sendable {
             }
         }
         state = Locked(State(generator: generator))
+        try checkKnownGraph(generator)
+    }
+
+    /// A template's header (if it starts with `@`) and its command, parsed apart.
+    private static func templates(_ bytes: [UInt8]) throws(UsageError) -> (header: Template?, words: Int, command: Template) {
+        guard let (words, command) = JobHeader.divide(bytes) else { return (nil, 0, try Template(bytes)) }
+        let header = try Template(Array(words.joined(separator: [0x20])))
+        if header.usesSlot { throw .badJobGraph("a job header cannot hold {%}: the slot is known only when the job starts") }
+        return (header, words.count, try Template(command))
+    }
+
+    /// Where the whole list is known before the run (`:::` segments, `--each` lists), a bad graph is
+    /// bad usage: nothing runs. (Streamed input finds out job by job: that job fails.)
+    private func checkKnownGraph(_ generator: Generator) throws(UsageError) {
+        switch generator {
+        case .commands, .combinations, .groups: break
+        case .commandLines, .argumentLines: return
+        }
+        guard headerTemplate != nil || Self.mayHoldHeaders(generator) else { return }
+        var copy = generator
+        var headers: [JobHeader?] = []
+        var number = 0
+        while let item = nextItem(&copy) {
+            number += 1
+            switch header(of: item, number: number) {
+            case .success(let found): headers.append(found?.header)
+            case .failure(let problem): throw .badJobGraph("job \(number): " + problem.message)
+            }
+        }
+        if let problem = JobNames.check(headers) { throw .badJobGraph(problem) }
+    }
+
+    /// Whether any `:::` command starts with `@` (the common list has none: no pass is needed).
+    private static func mayHoldHeaders(_ generator: Generator) -> Bool {
+        guard case .commands(let commands, _) = generator else { return false }
+        return commands.contains { $0.first { $0 != 0x20 && $0 != 0x09 } == UInt8(ascii: "@") }
     }
 
     /// How much of an input record to keep: just past the command limit when the command holds
@@ -122,7 +170,11 @@ public final class JobSource: Sendable {
                 return nil
             }
             state.produced += 1
-            return job(item, number: state.produced)
+            let job = job(item, number: state.produced)
+            if let header = job.header, let problem = state.names.admit(header) {
+                return Job(number: job.number, name: job.name, header: nil, body: .invalid(problem))
+            }
+            return job
         }
     }
 
@@ -194,18 +246,51 @@ public final class JobSource: Sendable {
         }
     }
 
+    /// The header of `item` (with the command it leaves), for a job line or a template's job.
+    private func header(of item: Item, number: Int) -> Result<(header: JobHeader, command: [UInt8]?)?, JobHeader.Problem> {
+        switch item {
+        case .invalid: return .success(nil)
+        case .command(let line):
+            return JobHeader.split(line).map { split in split.header.map { ($0, split.command) } }
+        case .arguments(let arguments):
+            guard let headerTemplate else { return .success(nil) }
+            let text = headerTemplate.expandUnquoted(arguments: arguments, jobNumber: number)
+            // An argument holding a blank would make more words, or push a word into the command.
+            guard let (words, rest) = JobHeader.divide(text), rest.isEmpty, words.count == headerWords else {
+                return .failure(.badName(String(decoding: text.dropFirst(), as: UTF8.self)))
+            }
+            return JobHeader.parse(words).map { ($0, nil) }
+        }
+    }
+
     /// Numbers, names and builds one job; a command line past ``commandLimit`` makes it invalid.
     private func job(_ item: Item, number: Int) -> Job {
         func name(_ bytes: some Collection<UInt8>) -> String {
             number <= names.count && !names[number - 1].isEmpty
                 ? names[number - 1] : String(decoding: bytes.prefix(Job.nameLimit), as: UTF8.self)
         }
+        var found: JobHeader?
+        var headerCommand: [UInt8]?
+        switch header(of: item, number: number) {
+        case .success(let split):
+            found = split?.header
+            headerCommand = split?.command
+        case .failure(let problem):
+            let label: [UInt8] =
+                switch item {
+                case .command(let line): line
+                case .arguments(let arguments): Array(arguments.joined(separator: [0x20]))
+                case .invalid(_, let label): label
+                }
+            return Job(number: number, name: name(label), body: .invalid(problem.message))
+        }
         switch item {
         case .invalid(let reason, let label):
             return Job(number: number, name: name(label), body: .invalid(reason))
-        case .command(let line):
+        case .command(let whole):
+            let line = headerCommand ?? whole
             let body: Job.Body = line.count > Self.commandLimit ? .invalid(Self.tooLong(command: line.count)) : .command(line)
-            return Job(number: number, name: name(line), body: body)
+            return Job(number: number, name: name(line), header: found, body: body)
         case .arguments(let arguments):
             let jobName = name(Array(arguments.joined(separator: [0x20]).prefix(Job.nameLimit)))
             let template = template!
@@ -213,14 +298,13 @@ public final class JobSource: Sendable {
             do {
                 line = try template.expand(arguments: arguments, jobNumber: number, slot: 1)
             } catch {
-                return Job(number: number, name: jobName, body: .invalid(error.message))
+                return Job(number: number, name: jobName, header: found, body: .invalid(error.message))
             }
             if line.count > Self.commandLimit {
-                return Job(number: number, name: jobName, body: .invalid(Self.tooLong(command: line.count)))
+                return Job(number: number, name: jobName, header: found, body: .invalid(Self.tooLong(command: line.count)))
             }
-            return Job(
-                number: number, name: jobName,
-                body: template.usesSlot ? .template(template, arguments: arguments) : .command(line))
+            let body: Job.Body = template.usesSlot ? .template(template, arguments: arguments) : .command(line)
+            return Job(number: number, name: jobName, header: found, body: body)
         }
     }
 

@@ -156,6 +156,25 @@ public struct Template: Sendable, Equatable {
         return line
     }
 
+    /// The template with the replacement strings put in as they are, unquoted: for a job header
+    /// (`@build-{}`), whose words are names to check, not shell code.
+    func expandUnquoted(arguments: [[UInt8]], jobNumber: Int) -> [UInt8] {
+        var line: [UInt8] = []
+        for part in parts {
+            switch part {
+            case .literal(let bytes): line += bytes
+            case .jobNumber, .slot: line += Array(String(jobNumber).utf8)
+            case .argument(let list, let transform, _):
+                if let list {
+                    line += Template.apply(transform, to: list < arguments.count ? arguments[list] : [])
+                } else {
+                    line += Array(arguments.map { Template.apply(transform, to: $0) }.joined(separator: [0x2C]))
+                }
+            }
+        }
+        return line
+    }
+
     static func apply(_ transform: Transform, to argument: [UInt8]) -> [UInt8] {
         let slash = argument.lastIndex(of: UInt8(ascii: "/"))
         let baseStart = slash.map { $0 + 1 } ?? 0

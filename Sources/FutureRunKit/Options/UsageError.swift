@@ -16,6 +16,7 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case needsOneList(String)
     case unrunnableShell(path: String, reason: String)
     case unsafeTemplate(context: String, hint: String)
+    case badJobGraph(String)
 
     public var description: String {
         switch self {
@@ -47,6 +48,8 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
             "'\(option)' works with one argument list, not several ':::' or '::::' lists"
         case .unrunnableShell(let path, let reason):
             "cannot run the shell '\(path)': \(reason) (give --shell a path to an executable, such as /bin/bash)"
+        case .badJobGraph(let problem):
+            problem
         case .unsafeTemplate(let context, let hint):
             "a replacement string inside \(context) cannot be quoted safely: \(hint)"
         }

@@ -35,7 +35,7 @@ public enum CIFormat: Sendable, Equatable {
             switch outcome.status {
             case .succeeded: "ok"
             case .stopped: "stopped"
-            case .notStarted: "skipped"
+            case .notStarted, .skipped: "skipped"
             case .failed, .invalid: "FAIL"
             }
         let title = "\(label) \(mark) \(DurationFormat.format(outcome.result.wallTime))"

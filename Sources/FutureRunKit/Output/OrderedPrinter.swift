@@ -45,7 +45,7 @@ final class OrderedPrinter {
             try reporter.finish(outcome, tail: [])
         } else {
             let outcome = try wait(for: ticket.outcome)
-            guard outcome.status != .notStarted else { return try reporter.finish(outcome, tail: []) }
+            guard !outcome.status.neverRan else { return try reporter.finish(outcome, tail: []) }
             let show = !reporter.settings.quietSuccess || outcome.status.isFailure
             if show {
                 try reporter.beginBlock(job, commandLine: String(decoding: outcome.commandLine, as: UTF8.self), finished: outcome)

@@ -30,6 +30,8 @@ public enum StatusLine {
             return "\(style.yellow("STOP")) \(position) \(label)  stopped by futurerun  \(time)"
         case .notStarted:
             return "\(style.yellow("SKIP")) \(position) \(label)  not started"
+        case .skipped(let reason):
+            return "\(style.yellow("SKIP")) \(position) \(label)  \(Style.sanitize(reason))"
         }
     }
 

@@ -5,6 +5,8 @@ public struct Tally: Sendable {
     public private(set) var failed = 0
     public private(set) var stopped = 0
     public private(set) var notStarted = 0
+    /// Jobs skipped because a job they wait for did not succeed.
+    public private(set) var skipped = 0
     public private(set) var jobTime: Duration = .zero
     /// The slowest jobs, slowest first (at most 3).
     public private(set) var slowest: [(label: String, time: Duration)] = []
@@ -18,8 +20,9 @@ public struct Tally: Sendable {
         case .failed, .invalid: failed += 1
         case .stopped: stopped += 1
         case .notStarted: notStarted += 1
+        case .skipped: skipped += 1
         }
-        guard outcome.status != .notStarted else { return }
+        guard !outcome.status.neverRan else { return }
         let time = outcome.result.wallTime
         jobTime += time
         if slowest.count < 3 || time > slowest.last!.time {
@@ -45,9 +48,10 @@ public struct Tally: Sendable {
         var parts = ["\(succeeded) ok"]
         if failed > 0 { parts.append(style.red("\(failed) failed")) }
         if stopped > 0 { parts.append(style.yellow("\(stopped) stopped")) }
+        if skipped > 0 { parts.append(style.yellow("\(skipped) skipped")) }
         if notStarted > 0 { parts.append("\(notStarted) not started") }
         var speed = ""
-        if total - notStarted >= 2, wall >= .milliseconds(100) {
+        if total - notStarted - skipped >= 2, wall >= .milliseconds(100) {
             speed = ", \((jobTime.seconds / wall.seconds * 100).rounded() / 100)x parallel"
         }
         var lines = [

@@ -17,16 +17,19 @@ public struct Job: Sendable {
     public let name: String
     /// The name shortened to one line of at most 48 characters, for status lines and reports.
     public let label: String
+    /// `@NAME after=...`: the jobs this one waits for (its name is then the header's).
+    public let header: JobHeader?
     let body: Body
 
     /// The most of a name kept, so that `FUTURERUN_NAME` stays far below what one environment
     /// string may hold (128 KiB).
     static let nameLimit = 64 * 1024
 
-    init(number: Int, name: String, body: Body) {
+    init(number: Int, name: String, header: JobHeader? = nil, body: Body) {
         self.number = number
-        self.name = name
-        self.label = Job.shorten(name)
+        self.name = header?.name ?? name
+        self.label = Job.shorten(self.name)
+        self.header = header
         self.body = body
     }
 

@@ -44,7 +44,7 @@ final class JUnitReport: Report {
             tests += 1
             time += outcome.result.wallTime.seconds
             if outcome.status.isFailure { failures += 1 }
-            if outcome.status == .notStarted || outcome.status == .stopped { skipped += 1 }
+            if outcome.status.neverRan || outcome.status == .stopped { skipped += 1 }
         }
     }
 
@@ -73,6 +73,7 @@ final class JUnitReport: Report {
         switch outcome.status {
         case .succeeded: break
         case .notStarted: xml += "<skipped message=\"not started\"/>\n"
+        case .skipped(let reason): xml += "<skipped message=\(Self.attribute(reason))/>\n"
         case .stopped: xml += "<skipped message=\"stopped by futurerun\"/>\n"
         case .failed(let status):
             xml +=

@@ -27,7 +27,7 @@ final class JobLog: Report {
         var exit: Int32
         var signal: Int32 = result.signal ?? 0
         switch outcome.status {
-        case .notStarted: return nil
+        case .notStarted, .skipped: return nil
         case .succeeded: exit = 0
         case .invalid: exit = 255
         case .stopped: exit = -1

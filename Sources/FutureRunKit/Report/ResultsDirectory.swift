@@ -107,7 +107,7 @@ final class ResultsDirectory: Report {
     }
 
     func finished(_ outcome: JobOutcome) {
-        guard outcome.status != .notStarted, let files = files(for: outcome.job) else { return }
+        guard !outcome.status.neverRan, let files = files(for: outcome.job) else { return }
         open[outcome.job.number] = nil
         for file in [files.out, files.err] where file.error != nil { error = error ?? file.error }
         let folder = openat(directory, "\(outcome.job.number)", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)

@@ -11,11 +11,22 @@ public enum JobStatus: Sendable, Equatable {
     case stopped
     /// Never started (halt policy or a signal came first).
     case notStarted
+    /// Never started: a job it waits for (`after=`) failed, timed out or was skipped; the reason
+    /// says which and why.
+    case skipped(String)
 
     public var isFailure: Bool {
         switch self {
         case .failed, .invalid: true
-        case .succeeded, .stopped, .notStarted: false
+        case .succeeded, .stopped, .notStarted, .skipped: false
+        }
+    }
+
+    /// Whether the job never ran at all (no process, no output).
+    public var neverRan: Bool {
+        switch self {
+        case .notStarted, .skipped: true
+        case .succeeded, .failed, .invalid, .stopped: false
         }
     }
 }

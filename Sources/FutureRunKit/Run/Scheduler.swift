@@ -38,6 +38,8 @@ public final class Scheduler: Sendable {
     private let pool: CommandPool
     private let window: Window
     private let counters: Locked<Counters>
+    /// Jobs that wait for jobs.
+    private let graph = DependencyGraph()
     /// Tickets in input order, for the printer.
     let tickets: Channel<JobTicket>
 
@@ -82,6 +84,7 @@ public final class Scheduler: Sendable {
     /// Stops the run: starts nothing more and stops running jobs (TERM, KILL after the grace period).
     public func stopAll() {
         pool.stopStarting()  // first: the scheduler thread hands nothing more over from now on
+        graph.cancelWaiting()
         let running = counters.withLock { counters in
             counters.halted = true
             return counters.running.values.map(\.run)
@@ -118,8 +121,13 @@ public final class Scheduler: Sendable {
             }
             // Launched first, handed over second: a printer waiting for this job then wakes once,
             // with the job already started when there is a free slot, not once for the ticket and
-            // again for the start.
-            launch(ticket, attempt: 1)
+            // again for the start. A job that waits for others is launched when they have ended.
+            graph.record(job)
+            if let header = job.header, !header.prerequisites.isEmpty {
+                wait(ticket, for: header)
+            } else {
+                launch(ticket, attempt: 1)
+            }
             tickets.send(ticket)
             settings.jobserver?.nudge()
         }
@@ -168,6 +176,31 @@ public final class Scheduler: Sendable {
         return true
     }
 
+    /// Hands `ticket`'s job to the graph: it starts (or is skipped) once the jobs it waits for end.
+    private func wait(_ ticket: JobTicket, for header: JobHeader) {
+        graph.wait(ticket.job.number, for: header) { [self] decision in
+            switch decision {
+            case .run: launch(ticket, attempt: 1)
+            // At the end of the engine's turn: a long chain of skipped jobs then ends one after
+            // another, not each inside the one before it.
+            case .skip(let reason): ProcessEngine.shared.afterThisTurn { [self] in neverRun(ticket, .skipped(reason)) }
+            case .notStarted: ProcessEngine.shared.afterThisTurn { [self] in neverRun(ticket, .notStarted) }
+            }
+            return ticket.outcome
+        } ifCancelled: { [self] in
+            neverRun(ticket, .notStarted)
+        }
+    }
+
+    /// Ends a job that never runs (skipped, or the run stopped while it waited).
+    @discardableResult
+    private func neverRun(_ ticket: JobTicket, _ status: JobStatus) -> JobOutcome {
+        let run = ProcessEngine.shared.neverStarted(command(for: [], job: ticket.job, slot: 0))
+        ticket.startPromise.tryComplete(.success(run))
+        return conclude(
+            ticket, status: status, result: run.result.peek!.get(), attempts: 0, line: ticket.job.commandLine(slot: 1))
+    }
+
     private func launch(_ ticket: JobTicket, attempt: Int, refusals: Int = 0) {
         let job = ticket.job
         if let reason = job.invalidReason {
@@ -183,6 +216,7 @@ public final class Scheduler: Sendable {
                 lineForSlot.withLock { $0 = line }
                 return Self.command(for: line, job: job, slot: slot, settings: settings)
             },
+            order: job.number,
             onFinish: { [self] result in
                 // On the engine's thread, before the slot is reused: retries and halting decide here.
                 if let jobserver = settings.jobserver, pool.queued == 0, jobserver.giveBack() {
@@ -234,10 +268,15 @@ public final class Scheduler: Sendable {
 
     /// The job is over. The halt policy decides now; the printer learns of it at the end of the
     /// engine's turn, once the job that takes the freed slot has been spawned.
-    private func conclude(_ ticket: JobTicket, status: JobStatus, result: CommandResult, attempts: Int, line: [UInt8]) {
+    @discardableResult
+    private func conclude(
+        _ ticket: JobTicket, status: JobStatus, result: CommandResult, attempts: Int, line: [UInt8]
+    ) -> JobOutcome {
         applyHaltPolicy(after: status)
+        graph.ended(ticket.job, status)
         let outcome = JobOutcome(job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line)
         ProcessEngine.shared.afterThisTurn { ticket.outcomePromise.succeed(outcome) }
+        return outcome
     }
 
     private func applyHaltPolicy(after status: JobStatus) {

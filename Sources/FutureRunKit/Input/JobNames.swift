@@ -1,0 +1,39 @@
+/// The names of the jobs read so far, checking each new header against them: a name is used once,
+/// and a job waits only for jobs before it (so input order is always a valid order, input still
+/// streams, and no cycle can form). Used under the job source's lock.
+struct JobNames {
+    private var seen: Set<String> = []
+
+    /// Admits `header`'s job; the problem, if its name is taken or it waits for a job not (yet) seen.
+    mutating func admit(_ header: JobHeader) -> String? {
+        if let missing = header.prerequisites.first(where: { !seen.contains($0) }) {
+            return "@\(header.name) needs '\(missing)', which no earlier job is named (a job waits only for jobs before it)"
+        }
+        guard seen.insert(header.name).inserted else {
+            return "@\(header.name): another job before it has that name (names are unique)"
+        }
+        return nil
+    }
+
+    /// Checks a whole list known before the run: the first problem, told as exactly as the whole list
+    /// allows (a name used twice, a name that comes only later, or one no job has).
+    static func check(_ headers: [JobHeader?]) -> String? {
+        var positions: [String: Int] = [:]
+        for (position, header) in headers.enumerated() {
+            guard let header else { continue }
+            if positions[header.name] != nil { return "@\(header.name) is the name of two jobs (names are unique)" }
+            positions[header.name] = position
+        }
+        for (position, header) in headers.enumerated() {
+            guard let header else { continue }
+            for name in header.prerequisites {
+                guard let at = positions[name] else { return "@\(header.name) needs '\(name)', and no job has that name" }
+                if at == position { return "@\(header.name) waits for itself" }
+                if at > position {
+                    return "@\(header.name) needs '\(name)', which comes after it: a job waits only for jobs before it"
+                }
+            }
+        }
+        return nil
+    }
+}
