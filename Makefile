@@ -20,7 +20,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
-.PHONY: all build release test lint docs tsan example generate install install-files uninstall bench bench-quick clean
+.PHONY: all build release test lint docs tsan example generate install install-files uninstall bench bench-quick bench-deps clean
 
 all: build
 
@@ -90,6 +90,10 @@ bench: release
 
 bench-quick: release
 	QUICK=1 bench/run.sh .build/release/futurerun
+
+## Only the cost of jobs that wait for jobs (a chain, a root with many dependants).
+bench-deps: release
+	DEPS=1 bench/run.sh .build/release/futurerun
 
 clean:
 	rm -rf .build

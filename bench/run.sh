@@ -5,6 +5,7 @@
 #
 # usage: bench/run.sh FUTURERUN_BINARY
 #   QUICK=1   only the per-job cost against xargs (< 1 minute); exits 1 if futurerun is slower
+#   DEPS=1    only the cost of jobs that wait for jobs (a chain, and a root with many dependants)
 #   N=5000 ROUNDS=5 J=2 BIG=100000   sizes for the full run (several minutes, GNU parallel is most)
 set -euo pipefail
 FR=$(realpath "${1:?usage: bench/run.sh FUTURERUN_BINARY}")
@@ -59,6 +60,23 @@ rounds() {
 echo "# futurerun bench  $(date -u +%FT%TZ)  $(nproc) cores  $(uname -r)  load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# $FR  rounds=$ROUNDS  J=$J"
 
+# Jobs that wait for jobs, against the same jobs without headers: 2000 in one chain at -j1 (each
+# after the one before), and 2000 after one root at -j2.
+deps() {
+  local n=2000
+  seq "$n" | sed 's/^/true /' >"$WORK/plain"
+  { echo "@j1 true"; seq 2 "$n" | awk '{ printf "@j%d after=j%d true\n", $1, $1 - 1 }'; } >"$WORK/chain"
+  { echo "@root true"; seq 2 "$n" | awk '{ printf "@d%d after=root true\n", $1 }'; } >"$WORK/fan"
+  echo
+  echo "## jobs that wait for jobs: $n trivial jobs, with headers and without"
+  rounds "plain-j1=$FR -q -j1 < $WORK/plain" "chain-j1=$FR -q -j1 < $WORK/chain" \
+    "plain-j2=$FR -q -j2 < $WORK/plain" "fan-j2=$FR -q -j2 < $WORK/fan"
+  echo "a chain (each after the one before), -j1 / no headers  $(ratio chain-j1 plain-j1)  (rounds $(spread chain-j1 plain-j1))"
+  echo "all after one root, -j2 / no headers                  $(ratio fan-j2 plain-j2)  (rounds $(spread fan-j2 plain-j2))"
+  echo "peak RSS: chain $(rss chain-j1) MiB, plain $(rss plain-j1) MiB; fan $(rss fan-j2) MiB, plain $(rss plain-j2) MiB"
+}
+if [[ ${DEPS:-0} == 1 ]]; then deps; exit 0; fi
+
 seq "$N" | sed 's/^/true /' >"$WORK/jobs"
 echo
 echo "## per-job cost: $N trivial jobs from a job file, -j$J"
@@ -87,6 +105,8 @@ echo
 echo "## start-up: one job, 300 runs in a row"
 rounds "sh=for i in \$(seq 300); do /bin/sh -c true; done" "futurerun=for i in \$(seq 300); do $FR -q true; done"
 echo "futurerun 'true' / sh -c true  $(ratio futurerun sh)  (rounds $(spread futurerun sh)); $(awk -v w="$(wall futurerun)" 'BEGIN { printf "%.2f", w * 1000 / 300 }') ms a run"
+
+deps
 
 echo
 echo "## output: 8 jobs x 64 MiB of stdout, in order, into /dev/null"

@@ -25,3 +25,16 @@ print("pool:", outputs.joined().split(separator: "\n").joined(separator: ","))
 enum LookupError: Error { case missing }
 let lookup = Eventual<Int, LookupError> { () throws(LookupError) -> Int in throw .missing }
 print("recovered:", lookup.recover { _ in -1 }.value)
+
+// Work that waits for work: package starts only once build and lint have succeeded, without owning
+// them (cancelling package would not cancel build). `after` hands over their outcomes, in order.
+let build = Command.shell("echo built").run()
+let lint = Command.shell("echo linted").run()
+let package = Future<String>.after([build, lint]) { outcomes in
+    let ready = outcomes.allSatisfy { $0.get().succeeded }
+    return ready
+        ? Command.shell("echo packaged").run().map { String(decoding: $0.stdout.bytes(), as: UTF8.self) } : Future("skipped")
+} ifCancelled: {
+    .success("cancelled")
+}
+print("graph:", package.value, terminator: "")

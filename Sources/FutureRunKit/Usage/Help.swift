@@ -23,6 +23,10 @@ public enum Help {
         Each job's stdout goes to stdout and its stderr to stderr, whole and in input order; a status
         line per job and a summary go to stderr.
 
+        JOBS THAT WAIT FOR JOBS (a header at the start of a job line or ::: segment)
+          @build after=gen make      start once gen succeeded (after-any=gen: once it ended)
+          Names refer only to jobs before them; dependants of a failure are skipped.
+
         REPLACEMENT STRINGS (--each; arguments are shell-quoted when substituted)
           {}  argument          {.}  without extension   {/}  base name     {//}  directory
           {/.} base name without extension    {#}  job number    {%}  job slot
