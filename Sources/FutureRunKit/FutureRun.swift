@@ -43,6 +43,7 @@ public enum FutureRun {
 
     /// `--dry-run`: the command lines, one per line on stdout; nothing runs.
     private static func dryRun(_ plan: Plan) -> Int32 {
+        for notice in plan.startNotices { _ = try? StandardStream.error.write("futurerun: \(notice)\n") }
         var number = 0
         while let job = plan.source.next() {
             // A job that waits for others shows its header as a comment: the lines, in the input's
@@ -64,7 +65,7 @@ public enum FutureRun {
         let reporter = JobReporter(
             console: console, settings: plan.reporterSettings, reports: plan.reports, source: plan.source,
             running: { scheduler.runningJobs() }, notices: { scheduler.takeNotices() })
-        if let notice = plan.widthNotice { try? console.say("futurerun: " + notice) }
+        for notice in plan.startNotices + (plan.widthNotice.map { [$0] } ?? []) { try? console.say("futurerun: " + notice) }
         ProcessEngine.shared.startGuardian()
         scheduler.start()
         // After the first job's way is clear: a signal arriving before stays pending (blocked in

@@ -23,7 +23,16 @@ public final class JobSource: Sendable {
         var produced = 0
         var generator: Generator
         var names = JobNames()
+        /// With `--shard`: this shard's jobs, read ahead.
+        var prepared: FIFO<Job>?
+        /// Named jobs `--resume` skipped, and how they ended before, for the jobs that wait for them.
+        var settled: [(name: String, status: JobStatus)] = []
     }
+
+    private let selection: JobSelection
+    private let notice = Locked<String?>(nil)
+    /// Said once at the start, with `--shard`: which share this node runs.
+    public var shardNotice: String? { notice.withLock { $0 } }
 
     private enum Generator {
         case commands([[UInt8]], next: Int)
@@ -54,7 +63,8 @@ public final class JobSource: Sendable {
     public var knownTotal: Int? { total.withLock { $0 } }
 
     /// - Parameter input: the descriptor to read job lines from, for the streamed forms.
-    public init(options: Options, input: Int32?) throws(UsageError) {
+    public init(options: Options, input: Int32?, selection: JobSelection = JobSelection()) throws(UsageError) {
+        self.selection = selection
         names = options.names
         maxArguments = options.maxArguments
         columns = options.columnSeparator.map(ColumnSplitter.init)
@@ -113,6 +123,85 @@ public final class JobSource: Sendable {
         }
         state = Locked(State(generator: generator))
         try checkKnownGraph(generator)
+        if let shard = selection.shard {
+            let said = prepareShard(shard)
+            notice.withLock { $0 = said }
+        }
+    }
+
+    /// Reads every job, keeps this shard's (see ``ShardPlan``), and says what this node runs.
+    private func prepareShard(_ shard: Shard) -> String {
+        let all = state.withLock { state in
+            var jobs: [Job] = []
+            while let job = produce(&state) { jobs.append(job) }
+            return jobs
+        }
+        let (groupOf, groups) = Self.groups(all, timings: selection.timings)
+        let plan = ShardPlan.assign(groups, shards: shard.count, balanced: selection.timings != nil)
+        var mine = FIFO<Job>()
+        var count = 0
+        for (position, job) in all.enumerated() where plan.shards[groupOf[position]] == shard.index {
+            mine.append(job)
+            count += 1
+        }
+        state.withLock { $0.prepared = mine }
+        var notice = "shard \(shard.index)/\(shard.count): \(count) of \(all.count) jobs"
+        if count == 0 { notice += "; nothing to run here" }
+        if selection.timings != nil {
+            notice +=
+                " (expected \(DurationFormat.format(.seconds(plan.expected[shard.index - 1]))); shards "
+                + plan.expected.map { DurationFormat.format(.seconds($0)) }.joined(separator: ", ") + ")"
+        }
+        return notice
+    }
+
+    /// The groups jobs joined by `after=`/`after-any=` make (each must run on one shard), and each
+    /// job's group. A group is known by its first job's name and expects its jobs' summed times.
+    private static func groups(_ jobs: [Job], timings: ShardTimings?) -> (groupOf: [Int], groups: [ShardGroup]) {
+        var parent = Array(jobs.indices)
+        func root(_ index: Int) -> Int {
+            var index = index
+            while parent[index] != index {
+                parent[index] = parent[parent[index]]
+                index = parent[index]
+            }
+            return index
+        }
+        var position: [String: Int] = [:]
+        for (index, job) in jobs.enumerated() {
+            guard let header = job.header else { continue }
+            position[header.name] = index
+            for name in header.prerequisites {
+                guard let other = position[name] else { continue }
+                let (a, b) = (root(index), root(other))
+                parent[max(a, b)] = min(a, b)  // the earlier job stays the root: it names the group
+            }
+        }
+        let mean = timings?.mean ?? 1
+        var groupOfRoot: [Int: Int] = [:]
+        var groups: [ShardGroup] = []
+        var groupOf = [Int](repeating: 0, count: jobs.count)
+        for (index, job) in jobs.enumerated() {
+            let top = root(index)
+            let group =
+                groupOfRoot[top]
+                ?? {
+                    groups.append(ShardGroup(key: jobs[top].name, expected: 0))
+                    groupOfRoot[top] = groups.count - 1
+                    return groups.count - 1
+                }()
+            groupOf[index] = group
+            groups[group].expected += timings?.seconds(name: job.name, command: job.displayCommand) ?? mean
+        }
+        return (groupOf, groups)
+    }
+
+    /// The named jobs `--resume` skipped since the last call, with how they ended before.
+    public func takeSettled() -> [(name: String, status: JobStatus)] {
+        state.withLock { state in
+            defer { state.settled = [] }
+            return state.settled
+        }
     }
 
     /// A template's header (if it starts with `@`) and its command, parsed apart.
@@ -164,18 +253,27 @@ public final class JobSource: Sendable {
     /// The next job, blocking while input is read; `nil` when there are no more.
     public func next() -> Job? {
         state.withLock { state -> Job? in
-            guard let item = nextItem(&state.generator) else {
-                let produced = state.produced
-                total.withLock { $0 = produced }
-                return nil
+            while let job = state.prepared != nil ? state.prepared!.popFirst() : produce(&state) {
+                guard let status = selection.resume?.skip(job.number) else { return job }
+                if let name = job.header?.name { state.settled.append((name, status)) }
             }
-            state.produced += 1
-            let job = job(item, number: state.produced)
-            if let header = job.header, let problem = state.names.admit(header) {
-                return Job(number: job.number, name: job.name, header: nil, body: .invalid(problem))
-            }
-            return job
+            return nil
         }
+    }
+
+    /// The next job of the whole list, numbered and named.
+    private func produce(_ state: inout State) -> Job? {
+        guard let item = nextItem(&state.generator) else {
+            let produced = state.produced
+            total.withLock { $0 = produced }
+            return nil
+        }
+        state.produced += 1
+        let job = job(item, number: state.produced)
+        if let header = job.header, let problem = state.names.admit(header) {
+            return Job(number: job.number, name: job.name, header: nil, body: .invalid(problem))
+        }
+        return job
     }
 
     /// A read error on the input, if reading stopped because of one.

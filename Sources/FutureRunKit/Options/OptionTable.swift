@@ -1,6 +1,6 @@
 extension OptionDeclaration {
     /// Every option futurerun takes, in the order `--help` and the man page list them.
-    public static let all: [OptionDeclaration] = input + running + output + reports + information
+    public static let all: [OptionDeclaration] = input + running + ci + output + reports + information
 
     private static let input: [OptionDeclaration] = [
         .init(
@@ -143,6 +143,57 @@ extension OptionDeclaration {
             help: ["print the jobs' command lines, run nothing"],
             manual: "Print each job's command line; run nothing.",
             effect: { parsed, _ throws(UsageError) in parsed.options.dryRun = true }),
+    ]
+
+    private static let ci: [OptionDeclaration] = [
+        .init(
+            ["shard"], value: .words("K/N", ["auto", "1/2", "2/2"]), example: "--shard 2/5", section: .ci,
+            help: ["run only this CI node's share of the jobs: --shard 2/5; auto reads the CI's node variables"],
+            manual: """
+                Run only the K-th of N shares of the jobs (1-based). A job's shard comes from its name \
+                (or command) alone, through FNV-1a (64-bit, of its UTF-8 bytes) modulo N, so it stays put \
+                when jobs are added or removed; jobs joined by `after=` share one shard. Job numbers stay \
+                those of the whole list. `auto` reads GitLab's CI_NODE_INDEX/CI_NODE_TOTAL (1-based), \
+                CircleCI's CIRCLE_NODE_INDEX/_TOTAL, Buildkite's BUILDKITE_PARALLEL_JOB/_COUNT, \
+                Bitbucket's BITBUCKET_PARALLEL_STEP/_COUNT and Slurm's SLURM_PROCID/SLURM_NTASKS \
+                (0-based); with none set it is 1/1, with a notice. A shard with no job exits 0 with a \
+                notice. The job list is read whole before the first job starts.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                if value == "auto" {
+                    parsed.options.shard = .auto
+                } else if let shard = Shard.parse(value!) {
+                    parsed.options.shard = .fixed(shard)
+                } else {
+                    throw .invalidValue(option: "--shard", value: value!, expected: "K/N with 1 <= K <= N, as in 2/5, or auto")
+                }
+            }),
+        .init(
+            ["shard-timings"], value: .file(), example: "--shard-timings last.jsonl", section: .ci,
+            help: ["balance the shards by an earlier run's --joblog, --json or --junit: --shard-timings last.jsonl"],
+            manual: """
+                Balance the shards by how long each job took in an earlier run, read from its \
+                `--joblog` (concatenated shard joblogs too), `--json` or `--junit`: longest first onto \
+                the least loaded shard; a job the file does not know counts the mean. The summary says \
+                each shard's expected time.
+                """,
+            effect: { parsed, value throws(UsageError) in parsed.options.shardTimings = value }),
+        .init(
+            ["resume"], example: "--resume", section: .ci,
+            help: ["with --joblog FILE: skip the jobs FILE holds (GNU parallel's --resume)"],
+            manual: """
+                With `--joblog` FILE: skip the jobs FILE already holds (known by their number, its Seq \
+                column), and append to FILE. A joblog written by GNU parallel works too.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.resume = "--resume" }),
+        .init(
+            ["resume-failed"], example: "--resume-failed", section: .ci,
+            help: ["with --joblog FILE: run again the jobs FILE records as failed, skip the rest it holds"],
+            manual: """
+                With `--joblog` FILE: run again the jobs FILE records as failed (Exitval or Signal not \
+                0), skip the others it holds, run those it does not hold; append to FILE.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.resume = "--resume-failed" }),
     ]
 
     private static let output: [OptionDeclaration] = [

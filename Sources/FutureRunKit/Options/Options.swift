@@ -62,6 +62,16 @@ public struct Options: Sendable, Equatable {
     public var json: String?
     public var junit: String?
     public var results: String?
+    /// `--shard K/N` (`nil` with `auto`, read from the CI's variables).
+    public var shard: ShardChoice?
+    public var shardTimings: String?
+    /// `--resume` or `--resume-failed`.
+    public var resume: String?
+
+    public enum ShardChoice: Sendable, Equatable {
+        case fixed(Shard)
+        case auto
+    }
 
     public init() {}
 }

@@ -15,12 +15,16 @@ struct Plan {
     let reports: [Report]
     /// Said once at the start when `-j` had to be lowered.
     let widthNotice: String?
+    /// Said once at the start: which shard this node runs, `--shard auto` outside CI.
+    let startNotices: [String]
 
     init(options: Options) throws(UsageError) {
         self.options = options
         let environment = Self.environment()
         let inputDescriptor = try Self.openInput(options.source)
-        source = try JobSource(options: options, input: inputDescriptor)
+        let (selection, selectionNotice) = try Self.selection(options, environment: environment)
+        source = try JobSource(options: options, input: inputDescriptor, selection: selection)
+        startNotices = [selectionNotice, source.shardNotice].compactMap { $0 }
 
         if let directory = options.workingDirectory {
             var info = stat()
@@ -76,7 +80,10 @@ struct Plan {
             quiet: options.quiet, verbose: options.verbose, quietSuccess: options.quietSuccess, ci: ci,
             heartbeat: inCI, tailLines: 20)
         streamsLive = options.retries == 0 && !options.quietSuccess && !ci.holdsOutputUntilDone
-        reports = try ReportSet.open(options)
+        // --resume appends to the joblog it reads, as GNU parallel does.
+        var reportOptions = options
+        if options.resume != nil, let log = options.jobLog, !log.hasPrefix("+") { reportOptions.jobLog = "+" + log }
+        reports = try ReportSet.open(reportOptions, stepSummary: ci == .github ? environment["GITHUB_STEP_SUMMARY"] : nil)
     }
 
     /// The descriptor to read job lines or arguments from, opened now so that a missing file is
@@ -145,7 +152,10 @@ struct Plan {
     /// get as it is): `getenv` for each, no copy of the rest.
     static func environment() -> [String: String] {
         var values: [String: String] = [:]
-        for name in ["MAKEFLAGS", "CI", "TERM", "NO_COLOR", "GITHUB_ACTIONS", "GITLAB_CI"] {
+        let names =
+            ["MAKEFLAGS", "CI", "TERM", "NO_COLOR", "GITHUB_ACTIONS", "GITLAB_CI", "GITHUB_STEP_SUMMARY"]
+            + Shard.ciVariables.flatMap { [$0.index, $0.total] }
+        for name in names {
             if let value = getenv(name) { values[name] = String(cString: value) }
         }
         return values

@@ -1,6 +1,7 @@
 /// Opens the report files the options ask for, before anything runs.
 enum ReportSet {
-    static func open(_ options: Options) throws(UsageError) -> [Report] {
+    /// - Parameter stepSummary: under GitHub Actions, the file of `GITHUB_STEP_SUMMARY`.
+    static func open(_ options: Options, stepSummary: String? = nil) throws(UsageError) -> [Report] {
         var reports: [Report] = []
         if let path = options.jobLog { reports.append(try JobLog(path)) }
         if let path = options.json {
@@ -11,6 +12,7 @@ enum ReportSet {
         }
         if let path = options.junit { reports.append(try JUnitReport(path: path)) }
         if let path = options.results { reports.append(try ResultsDirectory(path: path)) }
+        if let path = stepSummary, !path.isEmpty { reports.append(try StepSummary(path: path)) }
         return reports
     }
 }

@@ -36,6 +36,13 @@ final class DependencyGraph: Sendable {
         endings.withLock { $0[name] = Promise() }
     }
 
+    /// A named job this run does not run (`--resume` skipped it) ended so in an earlier run.
+    func settle(_ name: String, _ status: JobStatus) {
+        let promise = Promise<Ending, Never>()
+        promise.succeed(Ending(name: name, status: status))
+        endings.withLock { $0[name] = promise }
+    }
+
     /// `job` has concluded so: the jobs waiting for it decide now, on this thread.
     func ended(_ job: Job, _ status: JobStatus) {
         guard let name = job.header?.name, let promise = endings.withLock({ $0[name] }) else { return }

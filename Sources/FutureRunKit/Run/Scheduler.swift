@@ -114,6 +114,8 @@ public final class Scheduler: Sendable {
             window.acquire()
             // Every halt stops the pool; after `--halt soon` it still admits jobs for its free slots.
             guard pool.admitsMore, let job = source.next() else { break }
+            // Jobs --resume skipped before this one still end, for the jobs that wait for them.
+            for (name, status) in source.takeSettled() { graph.settle(name, status) }
             let ticket = JobTicket(job: job)
             if let delay = settings.delay {
                 if let lastStart { OSThread.sleep(until: lastStart + delay) }

@@ -1,0 +1,53 @@
+import Glibc
+
+extension Plan {
+    /// The selection `--shard`, `--shard-timings` and `--resume` ask for, with the notice to say
+    /// (`--shard auto` outside CI). Reads the timings file and the joblog now: a file that cannot be
+    /// read is bad usage, before anything runs.
+    static func selection(_ options: Options, environment: [String: String]) throws(UsageError) -> (JobSelection, String?) {
+        var selection = JobSelection()
+        var notice: String?
+        switch options.shard {
+        case .fixed(let shard)?: selection.shard = shard
+        case .auto?:
+            switch Shard.fromEnvironment(environment) {
+            case .success(let shard?): selection.shard = shard
+            case .success(nil):
+                selection.shard = Shard(index: 1, count: 1)
+                notice =
+                    "--shard auto: no CI node variables are set (CI_NODE_INDEX, CIRCLE_NODE_INDEX, ...): running every job, as shard 1/1"
+            case .failure(let error): throw error
+            }
+        case nil: break
+        }
+        if let path = options.shardTimings {
+            guard selection.shard != nil else {
+                throw .needsEach(option: "--shard-timings", example: "futurerun --shard 2/4 --shard-timings last.jsonl ...")
+            }
+            guard let text = readWhole(path) else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+            guard let timings = ShardTimings.parse(text) else {
+                throw .unreadableFile(
+                    path: path, reason: "it is no --joblog, --json or --junit report of futurerun or GNU parallel")
+            }
+            selection.timings = timings
+        }
+        if let mode = options.resume.flatMap(ResumeLog.Mode.init(rawValue:)) {
+            guard let spec = options.jobLog else {
+                throw .needsEach(option: mode.rawValue, example: "futurerun \(mode.rawValue) --joblog jobs.log -a jobs.txt")
+            }
+            let path = spec.hasPrefix("+") ? String(spec.dropFirst()) : spec
+            // A joblog not written yet holds nothing to skip.
+            selection.resume = ResumeLog(mode: mode, joblog: readWhole(path) ?? "")
+        }
+        return (selection, notice)
+    }
+
+    private static func readWhole(_ path: String) -> String? {
+        guard let file = fopen(path, "re") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[0..<count] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,68 @@
+/// Under GitHub Actions, a Markdown table of the jobs appended to the file `GITHUB_STEP_SUMMARY`
+/// names, at the end of the run: each job's status and time, then each failed job's last lines.
+final class StepSummary: Report {
+    private let file: ReportFile
+    private var rows: [(number: Int, label: String, status: String, time: String)] = []
+    private var tails: [Int: TailKeeper] = [:]
+    private var failed: [(label: String, lines: [String])] = []
+    private var tally = Tally()
+
+    init(path: String) throws(UsageError) {
+        file = try ReportFile(path: path, append: true)
+    }
+
+    var error: String? { file.error }
+
+    func output(_ job: Job, _ bytes: [UInt8], isError: Bool) {
+        var tail = tails[job.number] ?? TailKeeper(limit: 20)
+        tail.feed(bytes)
+        tails[job.number] = tail
+    }
+
+    func finished(_ outcome: JobOutcome) {
+        let tail = tails.removeValue(forKey: outcome.job.number)
+        tally.add(outcome)
+        rows.append(
+            (outcome.job.number, outcome.job.label, Self.status(outcome.status), DurationFormat.format(outcome.result.wallTime)))
+        if outcome.status.isFailure { failed.append((outcome.job.label, tail?.text ?? [])) }
+    }
+
+    func close() { file.write(Self.markdown(rows: rows, failed: failed, tally: tally)) }
+
+    /// The table and the failed jobs' last lines, as Markdown.
+    static func markdown(
+        rows: [(number: Int, label: String, status: String, time: String)], failed: [(label: String, lines: [String])],
+        tally: Tally
+    )
+        -> String
+    {
+        var text = "### futurerun: \(tally.total) jobs, \(tally.succeeded) ok, \(tally.failed) failed"
+        if tally.skipped > 0 { text += ", \(tally.skipped) skipped" }
+        text += "\n\n| # | job | status | time |\n|---:|---|---|---:|\n"
+        for row in rows { text += "| \(row.number) | \(cell(row.label)) | \(row.status) | \(row.time) |\n" }
+        for job in failed {
+            text += "\n<details><summary>\(html(job.label)) failed: its last lines</summary>\n\n```\n"
+            text += job.lines.map { $0.replacing("```", with: "`​``") }.joined(separator: "\n") + "\n```\n</details>\n"
+        }
+        return text + "\n"
+    }
+
+    private static func status(_ status: JobStatus) -> String {
+        switch status {
+        case .succeeded: "✅ ok"
+        case .failed(.timedOut): "❌ timeout"
+        case .failed(let termination): "❌ \(StatusLine.describe(termination))"
+        case .invalid: "❌ invalid"
+        case .stopped: "⏹ stopped"
+        case .notStarted: "⏭ not started"
+        case .skipped(let reason): "⏭ skipped: \(cell(reason))"
+        }
+    }
+
+    /// Text for a table cell: no `|` or line break can end it, no markup runs.
+    private static func cell(_ text: String) -> String { html(Style.sanitize(text)).replacing("|", with: "\\|") }
+
+    private static func html(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+    }
+}
