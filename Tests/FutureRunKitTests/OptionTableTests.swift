@@ -63,9 +63,9 @@ import Testing
 @Suite struct Version {
     @Test func theVersionIsDeclaredOnceAndTheChangelogFollowsIt() throws {
         let root = String(#filePath.split(separator: "/Tests/").first!)
-        let changelog = try #require(UsageFiles.read(root + "/CHANGELOG.md"))
+        let changelog = try #require(TextFile.read(root + "/CHANGELOG.md"))
         let newest = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") })
         #expect(Help.version == "futurerun " + newest.dropFirst(3).prefix { $0 != " " })
-        #expect(UsageFiles.read(root + "/" + UsageFiles.manPage)?.contains("\"\(Help.version)\"") == true)
+        #expect(TextFile.read(root + "/" + UsageFiles.manPage)?.contains("\"\(Help.version)\"") == true)
     }
 }

@@ -54,7 +54,7 @@ import Testing
             fputs(rendered, file)
             fclose(file)
         }
-        let expected = try #require(UsageFiles.read(path), "\(name) is missing: run with FUTURERUN_RECORD=1")
+        let expected = try #require(TextFile.read(path), "\(name) is missing: run with FUTURERUN_RECORD=1")
         #expect(rendered == expected, "\(name) differs")
     }
 

@@ -24,7 +24,9 @@ extension Plan {
             guard selection.shard != nil else {
                 throw .needsEach(option: "--shard-timings", example: "futurerun --shard 2/4 --shard-timings last.jsonl ...")
             }
-            guard let text = readWhole(path) else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+            guard let text = TextFile.read(path) else {
+                throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+            }
             guard let timings = ShardTimings.parse(text) else {
                 throw .unreadableFile(
                     path: path, reason: "it is no --joblog, --json or --junit report of futurerun or GNU parallel")
@@ -37,17 +39,8 @@ extension Plan {
             }
             let path = spec.hasPrefix("+") ? String(spec.dropFirst()) : spec
             // A joblog not written yet holds nothing to skip.
-            selection.resume = ResumeLog(mode: mode, joblog: readWhole(path) ?? "")
+            selection.resume = ResumeLog(mode: mode, joblog: TextFile.read(path) ?? "")
         }
         return (selection, notice)
-    }
-
-    private static func readWhole(_ path: String) -> String? {
-        guard let file = fopen(path, "re") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[0..<count] }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

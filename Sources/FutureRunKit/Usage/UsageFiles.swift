@@ -9,7 +9,7 @@ public enum UsageFiles {
     /// Every rendered file with its contents as they should be; `nil` when the man page cannot be
     /// read or lacks its OPTIONS markers. Blocks on the file system.
     public static func rendered(root: String) -> [(path: String, contents: String)]? {
-        guard let page = read(root + "/" + manPage), let updated = ManPage.updating(page) else { return nil }
+        guard let page = TextFile.read(root + "/" + manPage), let updated = ManPage.updating(page) else { return nil }
         return [
             ("completions/futurerun.bash", Completions.bash),
             ("completions/_futurerun", Completions.zsh),
@@ -21,7 +21,7 @@ public enum UsageFiles {
     /// The paths whose checked-in contents differ from what the table renders.
     public static func stale(root: String) -> [String] {
         guard let files = rendered(root: root) else { return [manPage] }
-        return files.filter { read(root + "/" + $0.path) != $0.contents }.map(\.path)
+        return files.filter { TextFile.read(root + "/" + $0.path) != $0.contents }.map(\.path)
     }
 
     /// Writes every rendered file; returns the paths written, or throws the first that failed.
@@ -36,15 +36,5 @@ public enum UsageFiles {
             guard fclose(file) == 0, written else { throw .cannotWrite(path: full, reason: String(cString: strerror(errno))) }
         }
         return files.map(\.path)
-    }
-
-    /// The whole file as text, or `nil` if it cannot be read.
-    public static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[0..<count] }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
