@@ -23,9 +23,10 @@ _futurerun() {
         --json) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --junit) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --results) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --timeline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-a --arg-file --each --link -0 --null -n --max-args --colsep -j --jobs --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay --dry-run --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --live --line-buffer --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --json --junit --results -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-a --arg-file --each --link -0 --null -n --max-args --colsep -j --jobs --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay --dry-run --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --live --line-buffer --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --json --junit --results --timeline -h --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -c -- "$cur"))
     fi

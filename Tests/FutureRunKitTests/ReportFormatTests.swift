@@ -76,3 +76,60 @@ import Testing
             Self.outcomes.map { StatusLine.format($0.outcome, total: 5, style: style) + "\n" }.joined(), with: "status.txt")
     }
 }
+
+@Suite struct TimelineDrawings {
+    static let bars: [TimelineDrawing.Bar] = [
+        .init(
+            number: 1, label: "gen", command: "./codegen", outcome: .ok, detail: "ok", slot: 1, start: 100, wall: 0.2, cpu: 0.1,
+            maxResidentBytes: 2 << 20, attempt: 1, attempts: 1),
+        .init(
+            number: 2, label: "lint <x>", command: "make lint", outcome: .failed, detail: "exit 1", slot: 2, start: 100,
+            wall: 0.05,
+            cpu: 0.04, maxResidentBytes: 1 << 20, attempt: 1, attempts: 1),
+        .init(
+            number: 3, label: "build", command: "make", outcome: .failed, detail: "exit 2", slot: 1, start: 100.2, wall: 0.1,
+            cpu: 0.1,
+            maxResidentBytes: 4 << 20, attempt: 1, attempts: 2),
+        .init(
+            number: 3, label: "build", command: "make", outcome: .ok, detail: "ok", slot: 2, start: 100.3, wall: 0.3, cpu: 0.25,
+            maxResidentBytes: 4 << 20, attempt: 2, attempts: 2),
+        .init(
+            number: 4, label: "slow", command: "sleep 0.5", outcome: .timedOut, detail: "timeout", slot: 1, start: 100.3,
+            wall: 0.2,
+            cpu: 0, maxResidentBytes: 1 << 20, attempt: 1, attempts: 1),
+    ]
+
+    @Test func theCriticalPathRunsBackThroughWhatGatedEachStart() {
+        let headers = [1: JobHeader(name: "gen"), 3: JobHeader(name: "build", after: ["gen"])]
+        // build's second attempt ends last; its first attempt started when gen ended.
+        let path = Set(TimelineDrawing.criticalPath(Self.bars, headers: headers))
+        #expect(path.contains(3) && path.contains(0), "\(path)")
+        #expect(!path.contains(1) && !path.contains(4))
+        #expect(TimelineDrawing.criticalPath(Self.bars, headers: [:]).isEmpty, "no graph, no critical path")
+    }
+
+    @Test func ticksAreRoundStepsOfTheRunsLength() {
+        let short = TimelineDrawing.ticks(span: 0.6)
+        #expect(short.count == 7 && short.first == 0 && abs(short.last! - 0.6) < 1e-9, "\(short)")
+        #expect(TimelineDrawing.ticks(span: 95).count <= 11)
+        #expect(TimelineDrawing.ticks(span: 3600).count <= 11)
+    }
+
+    @Test func theDrawingIsTheCheckedInOne() throws {
+        var bars = Self.bars
+        for index in TimelineDrawing.criticalPath(
+            bars, headers: [1: JobHeader(name: "gen"), 3: JobHeader(name: "build", after: ["gen"])])
+        {
+            bars[index].critical = true
+        }
+        let svg = TimelineDrawing.svg(
+            bars: bars, skipped: [(5, "pkg", "needs lint, which failed (exit 1)")], caption: "5 jobs in 600ms")
+        let path = String(#filePath.split(separator: "/Tests/").first!) + "/Tests/FutureRunKitTests/Expected/timeline.svg"
+        if getenv("FUTURERUN_RECORD") != nil {
+            let file = fopen(path, "w")
+            fputs(svg, file)
+            fclose(file)
+        }
+        #expect(svg == TextFile.read(path), "timeline.svg differs (FUTURERUN_RECORD=1 writes it anew)")
+    }
+}

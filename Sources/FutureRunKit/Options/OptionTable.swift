@@ -304,6 +304,18 @@ extension OptionDeclaration {
                 mixes with an older one; a DIR holding anything else is refused.
                 """,
             effect: { parsed, value throws(UsageError) in parsed.options.results = value }),
+        .init(
+            ["timeline"], value: .file("FILE.svg"), example: "--timeline run.svg", section: .reports,
+            help: ["a picture of the run, an SVG any browser opens: --timeline run.svg"],
+            manual: """
+                At the end of the run (also when it is interrupted), a standalone SVG of it: one row per \
+                slot, each job attempt a bar from its start to its end, colored by how it ended (ok, \
+                failed, timed out, stopped), with a tooltip (number, label, command, status, wall, CPU, \
+                peak memory); retries are bars of their own, idle slot time shows as gaps, skipped jobs \
+                are listed, and with jobs that wait for jobs the critical path is outlined. The summary \
+                line is the caption. Labels and commands are escaped text. About 500 bytes a job attempt.
+                """,
+            effect: { parsed, value throws(UsageError) in parsed.options.timeline = value }),
     ]
 
     private static let information: [OptionDeclaration] = [

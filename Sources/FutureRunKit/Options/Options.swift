@@ -62,6 +62,7 @@ public struct Options: Sendable, Equatable {
     public var json: String?
     public var junit: String?
     public var results: String?
+    public var timeline: String?
     /// `--shard K/N` (`nil` with `auto`, read from the CI's variables).
     public var shard: ShardChoice?
     public var shardTimings: String?

@@ -40,6 +40,30 @@ public struct JobOutcome: Sendable {
     public let attempts: Int
     /// The shell command line actually run.
     public let commandLine: [UInt8]
+    /// The slot the last attempt ran in (0 if it never ran).
+    public var slot = 0
+    /// The attempts before the last (with `--retries`), oldest first.
+    public var earlierAttempts: [AttemptRecord] = []
+}
+
+/// One attempt of a job, as the timeline draws it: where and when it ran, how it ended, what it used.
+public struct AttemptRecord: Sendable, Equatable {
+    public var slot: Int
+    public var status: TerminationStatus
+    /// Unix time in seconds.
+    public var start: Double
+    public var wall: Duration
+    public var cpu: Duration
+    public var maxResidentBytes: Int
+
+    init(slot: Int, _ result: CommandResult) {
+        self.slot = slot
+        status = result.status
+        start = result.startTime
+        wall = result.wallTime
+        cpu = result.userTime + result.systemTime
+        maxResidentBytes = result.maxResidentBytes
+    }
 }
 
 /// A job travelling from the scheduler to the printer: resolves first when its first attempt
@@ -48,6 +72,8 @@ public final class JobTicket: Sendable {
     public let job: Job
     let startPromise = Promise<CommandRun, Never>()
     let outcomePromise = Promise<JobOutcome, Never>()
+    /// Attempts that ended and were retried.
+    let earlierAttempts = Locked<[AttemptRecord]>([])
 
     init(job: Job) { self.job = job }
 

@@ -211,11 +211,11 @@ public final class Scheduler: Sendable {
             conclude(ticket, status: .invalid(reason), result: run.result.value, attempts: attempt, line: [])
             return
         }
-        let lineForSlot = Locked<[UInt8]>([])
+        let lineForSlot = Locked<(line: [UInt8], slot: Int)>(([], 0))
         let submitted = pool.submit(
             { [settings] slot in
                 let line = job.commandLine(slot: slot)
-                lineForSlot.withLock { $0 = line }
+                lineForSlot.withLock { $0 = (line, slot) }
                 return Self.command(for: line, job: job, slot: slot, settings: settings)
             },
             order: job.number,
@@ -233,12 +233,13 @@ public final class Scheduler: Sendable {
                 {
                     return
                 }
+                let (line, slot) = lineForSlot.withLock { $0 }
                 if RetryPolicy(retries: settings.retries).retries(after: result.succeeded, attempt: attempt, stopping: stopped) {
+                    ticket.earlierAttempts.withLock { $0.append(AttemptRecord(slot: slot, result)) }
                     launch(ticket, attempt: attempt + 1)
                     return
                 }
-                conclude(
-                    ticket, status: Self.status(of: result), result: result, attempts: attempt, line: lineForSlot.withLock { $0 })
+                conclude(ticket, status: Self.status(of: result), result: result, attempts: attempt, line: line, slot: slot)
             })
         submitted.onComplete { [self] outcome in
             let run = outcome.get()
@@ -272,11 +273,13 @@ public final class Scheduler: Sendable {
     /// engine's turn, once the job that takes the freed slot has been spawned.
     @discardableResult
     private func conclude(
-        _ ticket: JobTicket, status: JobStatus, result: CommandResult, attempts: Int, line: [UInt8]
+        _ ticket: JobTicket, status: JobStatus, result: CommandResult, attempts: Int, line: [UInt8], slot: Int = 0
     ) -> JobOutcome {
         applyHaltPolicy(after: status)
         graph.ended(ticket.job, status)
-        let outcome = JobOutcome(job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line)
+        let outcome = JobOutcome(
+            job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line, slot: slot,
+            earlierAttempts: ticket.earlierAttempts.withLock { $0 })
         ProcessEngine.shared.afterThisTurn { ticket.outcomePromise.succeed(outcome) }
         return outcome
     }

@@ -1,0 +1,16 @@
+import Glibc
+
+/// Small text files read whole: a timings report, a joblog to resume from, the files the option
+/// table renders. Blocks on the file system.
+public enum TextFile {
+    /// The whole file as text (bytes that are not UTF-8 show as U+FFFD), or `nil` if it cannot be
+    /// read (`errno` says why).
+    public static func read(_ path: String) -> String? {
+        guard let file = fopen(path, "re") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[0..<count] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

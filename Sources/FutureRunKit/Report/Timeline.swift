@@ -1,0 +1,66 @@
+import FutureCore
+
+/// `--timeline FILE`: a standalone SVG of the run, written when it ends (also when interrupted):
+/// one row per slot, each job attempt a bar from its start to its end, colored by how it ended,
+/// with a tooltip; skipped jobs listed; with jobs that wait for jobs, the critical path outlined.
+/// Collects as jobs finish; ``TimelineDrawing`` draws.
+final class Timeline: Report {
+    private let file: ReportFile
+    private let started = ContinuousClock.now
+    private var bars: [TimelineDrawing.Bar] = []
+    private var skipped: [(number: Int, label: String, reason: String)] = []
+    private var headers: [Int: JobHeader] = [:]
+    private var tally = Tally()
+
+    init(path: String) throws(UsageError) {
+        file = try ReportFile(path: path, append: false)
+    }
+
+    var error: String? { file.error }
+
+    func finished(_ outcome: JobOutcome) {
+        tally.add(outcome)
+        let job = outcome.job
+        if let header = job.header { headers[job.number] = header }
+        switch outcome.status {
+        case .skipped(let reason): skipped.append((job.number, job.label, reason))
+        case .notStarted: break
+        default:
+            let command = String(decoding: outcome.commandLine, as: UTF8.self)
+            let attempts = outcome.earlierAttempts + [AttemptRecord(slot: outcome.slot, outcome.result)]
+            for (index, attempt) in attempts.enumerated() {
+                let status = index < attempts.count - 1 ? .failed : Self.drawn(outcome.status)
+                bars.append(
+                    TimelineDrawing.Bar(
+                        number: job.number, label: job.label, command: command, outcome: status,
+                        detail: Self.detail(attempt.status, outcome.status), slot: max(1, attempt.slot), start: attempt.start,
+                        wall: attempt.wall.seconds, cpu: attempt.cpu.seconds, maxResidentBytes: attempt.maxResidentBytes,
+                        attempt: index + 1, attempts: attempts.count))
+            }
+        }
+    }
+
+    private static func drawn(_ status: JobStatus) -> TimelineDrawing.Outcome {
+        switch status {
+        case .succeeded: .ok
+        case .failed(.timedOut): .timedOut
+        case .stopped: .stopped
+        default: .failed
+        }
+    }
+
+    private static func detail(_ termination: TerminationStatus, _ status: JobStatus) -> String {
+        switch status {
+        case .invalid(let reason): reason
+        case .stopped: "stopped by futurerun"
+        default: termination == .exited(0) ? "ok" : StatusLine.describe(termination)
+        }
+    }
+
+    func close() {
+        var drawn = bars
+        for index in TimelineDrawing.criticalPath(drawn, headers: headers) { drawn[index].critical = true }
+        let caption = tally.summary(wall: .now - started, style: Style(colors: false)).first ?? ""
+        file.write(TimelineDrawing.svg(bars: drawn, skipped: skipped, caption: caption))
+    }
+}
