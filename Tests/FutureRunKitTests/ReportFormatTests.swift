@@ -4,6 +4,19 @@ import Testing
 @testable import FutureCore
 @testable import FutureRunKit
 
+/// Compares `rendered` with the checked-in `Expected/NAME` (set `FUTURERUN_RECORD=1` to write it
+/// anew, then read the diff).
+private func compare(_ rendered: String, with name: String, filePath: String = #filePath) throws {
+    let path = String(filePath.split(separator: "/Tests/").first!) + "/Tests/FutureRunKitTests/Expected/" + name
+    if getenv("FUTURERUN_RECORD") != nil {
+        let file = fopen(path, "w")
+        fputs(rendered, file)
+        fclose(file)
+    }
+    let expected = try #require(TextFile.read(path), "\(name) is missing: run with FUTURERUN_RECORD=1")
+    #expect(rendered == expected, "\(name) differs")
+}
+
 /// The report formatters are pure: outcomes in, bytes out, compared with the files in
 /// `Expected/` (set `FUTURERUN_RECORD=1` to write them anew, then read the diff).
 @Suite struct ReportFormats {
@@ -46,17 +59,6 @@ import Testing
             outcome(5, "make docs", .notStarted, termination: .cancelled, exit: nil, signal: nil, wall: .zero, out: "", err: ""),
         ]
     }()
-
-    private func compare(_ rendered: String, with name: String) throws {
-        let path = String(#filePath.split(separator: "/Tests/").first!) + "/Tests/FutureRunKitTests/Expected/" + name
-        if getenv("FUTURERUN_RECORD") != nil {
-            let file = fopen(path, "w")
-            fputs(rendered, file)
-            fclose(file)
-        }
-        let expected = try #require(TextFile.read(path), "\(name) is missing: run with FUTURERUN_RECORD=1")
-        #expect(rendered == expected, "\(name) differs")
-    }
 
     @Test func joblog() throws {
         try compare(Self.outcomes.compactMap { JobLog.line($0.outcome) }.joined(), with: "joblog.tsv")
