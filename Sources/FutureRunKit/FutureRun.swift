@@ -107,7 +107,7 @@ public enum FutureRun {
         if signal != 0 { return 128 + signal }
         switch outputError {
         case .brokenPipe?: return 128 + SIGPIPE
-        case .failed?: return fail(outputError!.message)
+        case .failed?, .noSpillSpace?: return fail(outputError!.message)
         case nil: break
         }
         if let readError = plan.source.readError {

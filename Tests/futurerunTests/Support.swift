@@ -92,3 +92,26 @@ final class TerminalPane {
 
     static var isAvailable: Bool { access("/usr/bin/tmux", X_OK) == 0 }
 }
+
+/// A small tmpfs of the test's own (1 MiB unless asked), unmounted when released; `nil` where it
+/// cannot be mounted (not root).
+final class TinyDisk {
+    let path: String
+
+    init?(megabytes: Int = 1, readOnly: Bool = false) {
+        guard getuid() == 0, access("/usr/bin/mount", X_OK) == 0 || access("/bin/mount", X_OK) == 0 else { return nil }
+        var template = Array("/tmp/futurerun-disk.XXXXXX".utf8CString)
+        path = String(cString: mkdtemp(&template)!)
+        let options = "size=\(megabytes)m" + (readOnly ? ",ro" : "")
+        guard Command.shell("mount -t tmpfs -o \(options) tmpfs \(quoted(path))").run().value.succeeded else {
+            rmdir(path)
+            return nil
+        }
+    }
+
+    deinit {
+        _ = Command.shell("umount \(quoted(path)); rmdir \(quoted(path))").run().value
+    }
+}
+
+let canMountTinyDisk = TinyDisk() != nil

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 
 /// The bytes one stream of a command produced: kept in memory up to a limit, spilled to a private
@@ -33,6 +34,11 @@ public final class CapturedOutput: Sendable {
         var waker: (@Sendable () -> Void)?
         /// A spill of this stream is with the spill writer.
         var spilling = false
+        /// The last spill found the disk full (ENOSPC, EDQUOT): its bytes stay in memory, and the
+        /// engine reads no more of this stream until they have gone to disk or to the reader.
+        var waitingForSpace = false
+        /// Since when (monotonic), while waiting.
+        var waitingSince: ContinuousClock.Instant?
 
         /// Lets go of the chunks in memory that end at or before `offset` (consumed, or spilled).
         mutating func dropChunks(before offset: Int) {
@@ -60,6 +66,24 @@ public final class CapturedOutput: Sendable {
 
     /// Whether the stream has ended (the command closed it, or the engine gave up draining it).
     public var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// Whether the stream waits for spill space: its pipe is not read meanwhile, so the command
+    /// blocks on it as it would writing to a slow terminal. Any thread.
+    public var isWaitingForSpace: Bool {
+        state.withLock { $0.waitingForSpace && $0.memoryCount > memoryLimit }
+    }
+
+    /// How long the stream has waited for spill space, if it waits now.
+    public var waitedForSpace: Duration? {
+        state.withLock { state in
+            guard state.waitingForSpace, state.memoryCount > memoryLimit, let since = state.waitingSince else { return nil }
+            return .now - since
+        }
+    }
+
+    /// Whether any stream of this process has ever had to wait for spill space, and why.
+    public static var spaceShortage: SystemError? { shortage.withLock { $0 } }
+    private static let shortage = Locked<SystemError?>(nil)
 
     /// Set when spilling to disk failed: that many bytes could not be kept.
     public var failure: (error: SystemError, lostBytes: Int)? {
@@ -152,7 +176,7 @@ public final class CapturedOutput: Sendable {
             }
             state.chunks.append(bytes)
             state.memoryCount += bytes.count
-            guard state.memoryCount > memoryLimit, !state.spilling else { return nil }
+            guard state.memoryCount > memoryLimit, !state.spilling, !state.waitingForSpace else { return nil }
             state.spilling = true
             return Spill(of: state)
         }
@@ -192,7 +216,7 @@ public final class CapturedOutput: Sendable {
         while let spill = next {
             write(spill)
             next = state.withLock { state in
-                guard state.failure == nil, state.memoryCount > memoryLimit else {
+                guard state.failure == nil, !state.waitingForSpace, state.memoryCount > memoryLimit else {
                     state.spilling = false
                     return nil
                 }
@@ -200,6 +224,23 @@ public final class CapturedOutput: Sendable {
             }
             if Self.engineWaits.load(ordering: .sequentiallyConsistent) { Self.spillWritten.signal() }
         }
+    }
+
+    /// On the engine's thread, for a stream waiting for space: tries again. When the reader has
+    /// taken enough meanwhile, the stream needs no space any more; otherwise its spill goes to the
+    /// writer once more (and, if the disk is still full, it waits again after the next read).
+    func retryAfterSpaceShortage() {
+        let spill: Spill? = state.withLock { state in
+            guard state.waitingForSpace else { return nil }
+            state.waitingForSpace = false
+            guard state.memoryCount > memoryLimit, !state.spilling else {
+                state.waitingSince = nil
+                return nil
+            }
+            state.spilling = true
+            return Spill(of: state)
+        }
+        if let spill { Self.spillWriter.execute { [self] in writeSpills(from: spill) } }
     }
 
     /// Calls the waker: a batch of appends is in. One wake-up per batch, not per append, spares
@@ -252,8 +293,19 @@ public final class CapturedOutput: Sendable {
                 state.file = file
                 state.fileEnd = spill.end
                 state.dropChunks(before: spill.end)
+                state.waitingSince = nil
             }
         } catch {
+            if error.errno == ENOSPC || error.errno == EDQUOT {
+                // Nothing is lost: the bytes wait in memory, and the command waits on its pipe.
+                Self.shortage.withLock { $0 = $0 ?? error }
+                state.withLock { state in
+                    state.file = file
+                    state.waitingForSpace = true
+                    if state.waitingSince == nil { state.waitingSince = .now }
+                }
+                return
+            }
             state.withLock { state in
                 state.file = file
                 state.failure = error

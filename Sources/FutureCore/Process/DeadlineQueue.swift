@@ -10,6 +10,8 @@ struct DeadlineQueue {
         case drain(UInt64)
         /// No pidfd for this child: check with `wait4` whether it exited.
         case poll(UInt64)
+        /// A stream of this child waits for spill space: try again, and read it again if it can go on.
+        case spaceRetry(UInt64, stdout: Bool)
     }
 
     private var heap: [(instant: ContinuousClock.Instant, action: Action)] = []

@@ -31,9 +31,9 @@ public final class ProcessEngine: Sendable {
     }
 
     private let poller = EventPoller()
-    private let processes = Locked<[UInt64: ChildProcess]>([:])
+    let processes = Locked<[UInt64: ChildProcess]>([:])
     private let inbox = Locked<[Message]>([])
-    private let deadlines = Locked(DeadlineQueue())
+    let deadlines = Locked(DeadlineQueue())
     private let nextID = Atomic<UInt64>(1)
     private let environment = SpawnEnvironment()
     /// One child's pair of pipes, made ready at the end of each turn.
@@ -152,7 +152,7 @@ public final class ProcessEngine: Sendable {
     }
 
     /// Adds a deadline; wakes the loop if it is now the earliest, so the loop's wait shortens.
-    private func schedule(_ action: DeadlineQueue.Action, at instant: ContinuousClock.Instant) {
+    func schedule(_ action: DeadlineQueue.Action, at instant: ContinuousClock.Instant) {
         let isEarliest = deadlines.withLock { queue in
             let earliest = queue.earliest
             queue.insert(action, at: instant)
@@ -251,7 +251,7 @@ public final class ProcessEngine: Sendable {
     }
 
     /// TERM to the group now, KILL after the grace period.
-    private func stop(_ child: ChildProcess) {
+    func stop(_ child: ChildProcess) {
         child.signalGroup(SIGTERM)
         // A group stopped by job control (Ctrl-Z) acts on TERM only once it runs again.
         child.signalGroup(SIGCONT)
@@ -276,7 +276,7 @@ public final class ProcessEngine: Sendable {
 
     /// The child has been reaped. Its pipes are usually at their end already: read them now rather
     /// than in later turns of the loop, and wait (at most the drain period) only if they are not.
-    private func afterExit(_ child: ChildProcess, _ buffer: UnsafeMutableRawBufferPointer) {
+    func afterExit(_ child: ChildProcess, _ buffer: UnsafeMutableRawBufferPointer) {
         readStream(child, .stdout, buffer)
         readStream(child, .stderr, buffer)
         if child.streamsOpen {
@@ -289,7 +289,7 @@ public final class ProcessEngine: Sendable {
     /// Reads what `stream` has, then watches it again; at its end, closes it. At most 16 buffers a
     /// turn, so that one talkative child cannot hold up the others. `events` are those the poller
     /// reported, `nil` when called without an event.
-    private func readStream(
+    func readStream(
         _ child: ChildProcess, _ stream: ChildProcess.Stream, _ buffer: UnsafeMutableRawBufferPointer,
         events: UInt32? = nil
     ) {
@@ -308,6 +308,12 @@ public final class ProcessEngine: Sendable {
             if count > 0 {
                 output.append(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
                 appended = true
+                // No room to hold more: leave the rest in the pipe (the child waits on it) and try
+                // again shortly, without watching the pipe meanwhile.
+                if output.isWaitingForSpace {
+                    schedule(.spaceRetry(child.id, stdout: stream == .stdout), at: .now + Self.spaceRetryPeriod)
+                    return
+                }
             } else if count < 0, errno == EINTR {
                 continue
             } else if count < 0, errno == EAGAIN {
@@ -353,37 +359,11 @@ public final class ProcessEngine: Sendable {
         close(fd)
     }
 
-    private func fireDueDeadlines(_ buffer: UnsafeMutableRawBufferPointer) {
-        let now = ContinuousClock.now
-        while let action = deadlines.withLock({ $0.popDue(now: now) }) {
-            switch action {
-            case .timeout(let id):
-                guard let child = processes.withLock({ $0[id] }), !child.hasExited, !child.timedOut else { continue }
-                child.timedOut = true
-                stop(child)
-            case .kill(let id):
-                guard let child = processes.withLock({ $0[id] }), !child.hasExited else { continue }
-                child.signalGroup(SIGKILL)
-            case .drain(let id):
-                guard let child = processes.withLock({ $0[id] }) else { continue }
-                child.signalGroup(SIGKILL)
-                finish(child)
-            case .poll(let id):
-                guard let child = processes.withLock({ $0[id] }), !child.hasExited else { continue }
-                if child.reap() {
-                    afterExit(child, buffer)
-                } else {
-                    schedule(.poll(id), at: .now + .milliseconds(10))
-                }
-            }
-        }
-    }
-
     /// Resolves the child's future (on this thread) once it has exited and its pipes are done.
     /// The streams' readers are woken for the end after the result has resolved and at the end of
     /// the turn, so a reader waiting for the end of the output and then the result is woken once,
     /// and only after the commands this one's end starts have been spawned.
-    private func finish(_ child: ChildProcess) {
+    func finish(_ child: ChildProcess) {
         guard processes.withLock({ $0.removeValue(forKey: child.id) }) != nil else { return }
         child.stdout.markFinished()
         child.stderr.markFinished()

@@ -1,4 +1,5 @@
 import FutureCore
+import Glibc
 
 /// What happens as each job's block is printed, in both output modes: its bytes pass through the
 /// reports, then the status line, the reports' record and the tally. Also the periodic things: the
@@ -83,7 +84,7 @@ final class JobReporter {
 
     /// After the job's block: status line, group end, annotations, reports, tally.
     func finish(_ outcome: JobOutcome, tail: [String]) throws(OutputError) {
-        for notice in notices() { try console.say("futurerun: " + notice) }
+        try sayNotices()
         noteLostOutput(of: outcome, outcome.result.stdout, "stdout")
         noteLostOutput(of: outcome, outcome.result.stderr, "stderr")
         tally.add(outcome)
@@ -103,10 +104,23 @@ final class JobReporter {
         try drawProgress()
     }
 
+    /// Said once, when held output first found the spill directory full.
+    private var saidSpaceShortage = false
+
+    private func sayNotices() throws(OutputError) {
+        for notice in notices() { try console.say("futurerun: " + notice) }
+        if !saidSpaceShortage, let shortage = CapturedOutput.spaceShortage {
+            saidSpaceShortage = true
+            try console.say(
+                "futurerun: jobs wait for spill space in \(SpillSpace.directory) (\(String(cString: strerror(shortage.errno)))): "
+                    + "their output waits in memory and they go on as space frees")
+        }
+    }
+
     /// Called about once a second while waiting: redraws progress; in CI, after 30 s of silence,
     /// says what is still running.
     func tick() throws(OutputError) {
-        for notice in notices() { try console.say("futurerun: " + notice) }
+        try sayNotices()
         try drawProgress()
         guard settings.heartbeat else { return }
         let now = ContinuousClock.now

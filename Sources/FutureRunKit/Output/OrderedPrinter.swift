@@ -44,7 +44,14 @@ final class OrderedPrinter {
             }
             try reporter.finish(outcome, tail: [])
         } else {
-            let outcome = try wait(for: ticket.outcome)
+            let outcome = try wait(for: ticket.outcome) { () throws(OutputError) in
+                // Held until it ends, it cannot end while its output has nowhere to go.
+                guard let run = ticket.started.peek?.get(),
+                    let waited = [run.stdout.waitedForSpace, run.stderr.waitedForSpace].compactMap({ $0 }).max(),
+                    waited > SpillSpace.patience
+                else { return }
+                throw OutputError.noSpillSpace(job: job.number, label: Style.sanitize(job.label))
+            }
             guard !outcome.status.neverRan else { return try reporter.finish(outcome, tail: []) }
             let show = !reporter.settings.quietSuccess || outcome.status.isFailure
             if show {
@@ -86,11 +93,13 @@ final class OrderedPrinter {
         return tail.text
     }
 
-    /// Blocks until `future` resolves, ticking the progress line about once a second.
-    private func wait<T>(for future: Future<T>) throws(OutputError) -> T {
+    /// Blocks until `future` resolves, ticking the progress line about once a second (and running
+    /// `check` then, which may give up).
+    private func wait<T>(for future: Future<T>, check: () throws(OutputError) -> Void = {}) throws(OutputError) -> T {
         while true {
             if let outcome = future.wait(timeout: .seconds(1)) { return outcome.get() }
             try reporter.tick()
+            try check()
         }
     }
 }

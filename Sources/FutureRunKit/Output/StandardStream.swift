@@ -6,12 +6,17 @@ public enum OutputError: Error, Equatable {
     case brokenPipe(descriptor: Int32)
     /// Any other failure (a full disk, an I/O error): reported, never ignored.
     case failed(descriptor: Int32, errno: Int32)
+    /// The oldest job's output must be held until it ends and there is no space to hold it.
+    case noSpillSpace(job: Int, label: String)
 
     public var message: String {
         switch self {
         case .brokenPipe(let fd): "\(fd == 1 ? "stdout" : "stderr") was closed by its reader"
         case .failed(let fd, let error):
             "cannot write to \(fd == 1 ? "stdout" : "stderr"): \(String(cString: strerror(error))); output is incomplete"
+        case .noSpillSpace(let job, let label):
+            "job \(job) (\(label)) cannot go on: its output must be held until it ends (--quiet-success, --retries or CI groups) "
+                + "and \(SpillSpace.directory) has no space left for it; free space there or set TMPDIR to a larger file system"
         }
     }
 }
@@ -60,4 +65,12 @@ public struct StandardStream: Sendable {
     public func write(_ text: String) throws(OutputError) {
         try write(Array(text.utf8))
     }
+}
+
+/// Where held output spills, as futurerun's messages name it.
+enum SpillSpace {
+    static var directory: String { getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp" }
+    /// How long the oldest job may wait for spill space, its output held until it ends, before the
+    /// run gives up on it (nothing else will free space for it).
+    static let patience: Duration = .seconds(10)
 }

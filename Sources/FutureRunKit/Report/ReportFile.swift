@@ -51,6 +51,7 @@ final class ReportFile {
         switch failure {
         case .brokenPipe: error = "cannot write '\(path)': broken pipe"
         case .failed(_, let code): error = "cannot write '\(path)': \(String(cString: strerror(code)))"
+        case .noSpillSpace: error = "cannot write '\(path)': \(failure.message)"
         }
     }
 }
