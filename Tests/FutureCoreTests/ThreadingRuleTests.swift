@@ -7,9 +7,14 @@ import Testing
 @Suite struct ThreadingRules {
     @Test func aBlockingReadOnTheEnginesThreadStopsTheProgram() async {
         await #expect(processExitsWith: .failure) {
-            let never = Promise<Int, Never>()
-            // Inline callbacks of a command's future run on the engine's thread.
-            Command.shell("true").run().onComplete { _ in _ = never.future.value }
+            // Inline callbacks of a command's future run on the engine's thread, if registered
+            // before it ends: the command sleeps so that they are. The future read there resolves
+            // by itself after 5 s, so that a callback run elsewhere cannot hang the test either.
+            let later = Future { () -> Int in
+                usleep(5_000_000)
+                return 1
+            }
+            Command.shell("sleep 0.3").run().onComplete { _ in _ = later.value }
             sleep(10)
         }
     }

@@ -224,7 +224,10 @@ extension String {
     }
 
     @Test func optionsThatNeedOthersSaySo() {
-        #expect(throws: UsageError.needsEach(option: "-n/--max-args", example: "futurerun -n 10 --each 'echo {}' *.log")) {
+        #expect(
+            throws: UsageError.needsOption(
+                option: "-n/--max-args", needs: "--each TEMPLATE", example: "futurerun -n 10 --each 'echo {}' *.log")
+        ) {
             try options(["-n", "2", "echo"])
         }
         #expect(throws: UsageError.needsOneList("--colsep")) { try options(["--colsep", ",", "--each", "t", "a", ":::", "b"]) }

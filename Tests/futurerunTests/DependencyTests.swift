@@ -114,7 +114,9 @@ import Testing
         let run = futurerun(["--fail-fast", "-j2", "@a exit 1", ":::", job("b", "after-any=a", in: scratch)])
         #expect(run.status == 1)
         #expect(stamp("s", "b", scratch) == nil, "a waiting job started after the run halted")
-        #expect(run.err.contains("0 ok, 1 failed, 1 not started"), "\(run.err)")
+        // b either was never handed over (the halt came first) or waited and was not started.
+        #expect(run.err.contains("0 ok, 1 failed"), "\(run.err)")
+        #expect(!run.err.contains("] b "), "no status line for a job that never started")
     }
 
     @Test func templatesNameTheirJobsWithReplacementStrings() {

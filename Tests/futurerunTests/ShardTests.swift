@@ -121,6 +121,10 @@ import Testing
         _ = Command.shell("parallel -k --joblog \(quoted(log)) ::: 'echo one' 'exit 1' >/dev/null 2>&1").run().value
         let resumed = futurerun(["-q", "--resume-failed", "--joblog", log, "echo one", ":::", "echo fixed", ":::", "echo new"])
         #expect(resumed.out == "fixed\nnew\n", "job 2 failed under GNU parallel, job 3 never ran")
+        let skipping = futurerun([
+            "-q", "--resume", "--joblog", log, "echo one", ":::", "echo fixed", ":::", "echo new", ":::", "echo last",
+        ])
+        #expect(skipping.out == "last\n", "--resume skips every job the joblog holds, failed ones too")
     }
 
     @Test func githubGetsAStepSummaryTable() {

@@ -16,10 +16,10 @@ public final class JobSource: Sendable {
     /// What is kept of a record the command does not use (`--each 'echo {#}'`): its label's worth.
     private static let labelLimit = 4096
 
-    private let state: Locked<State>
+    let state: Locked<State>
     private let total = Locked<Int?>(nil)
 
-    private struct State {
+    struct State {
         var produced = 0
         var generator: Generator
         var names = JobNames()
@@ -29,12 +29,12 @@ public final class JobSource: Sendable {
         var settled: [(name: String, status: JobStatus)] = []
     }
 
-    private let selection: JobSelection
-    private let notice = Locked<String?>(nil)
+    let selection: JobSelection
+    let notice = Locked<String?>(nil)
     /// Said once at the start, with `--shard`: which share this node runs.
     public var shardNotice: String? { notice.withLock { $0 } }
 
-    private enum Generator {
+    enum Generator {
         case commands([[UInt8]], next: Int)
         case commandLines(LineReaderBox)
         case argumentLines(LineReaderBox)
@@ -129,73 +129,6 @@ public final class JobSource: Sendable {
         }
     }
 
-    /// Reads every job, keeps this shard's (see ``ShardPlan``), and says what this node runs.
-    private func prepareShard(_ shard: Shard) -> String {
-        let all = state.withLock { state in
-            var jobs: [Job] = []
-            while let job = produce(&state) { jobs.append(job) }
-            return jobs
-        }
-        let (groupOf, groups) = Self.groups(all, timings: selection.timings)
-        let plan = ShardPlan.assign(groups, shards: shard.count, balanced: selection.timings != nil)
-        var mine = FIFO<Job>()
-        var count = 0
-        for (position, job) in all.enumerated() where plan.shards[groupOf[position]] == shard.index {
-            mine.append(job)
-            count += 1
-        }
-        state.withLock { $0.prepared = mine }
-        var notice = "shard \(shard.index)/\(shard.count): \(count) of \(all.count) jobs"
-        if count == 0 { notice += "; nothing to run here" }
-        if selection.timings != nil {
-            notice +=
-                " (expected \(DurationFormat.format(.seconds(plan.expected[shard.index - 1]))); shards "
-                + plan.expected.map { DurationFormat.format(.seconds($0)) }.joined(separator: ", ") + ")"
-        }
-        return notice
-    }
-
-    /// The groups jobs joined by `after=`/`after-any=` make (each must run on one shard), and each
-    /// job's group. A group is known by its first job's name and expects its jobs' summed times.
-    private static func groups(_ jobs: [Job], timings: ShardTimings?) -> (groupOf: [Int], groups: [ShardGroup]) {
-        var parent = Array(jobs.indices)
-        func root(_ index: Int) -> Int {
-            var index = index
-            while parent[index] != index {
-                parent[index] = parent[parent[index]]
-                index = parent[index]
-            }
-            return index
-        }
-        var position: [String: Int] = [:]
-        for (index, job) in jobs.enumerated() {
-            guard let header = job.header else { continue }
-            position[header.name] = index
-            for name in header.prerequisites {
-                guard let other = position[name] else { continue }
-                let (a, b) = (root(index), root(other))
-                parent[max(a, b)] = min(a, b)  // the earlier job stays the root: it names the group
-            }
-        }
-        let mean = timings?.mean ?? 1
-        var groupOfRoot: [Int: Int] = [:]
-        var groups: [ShardGroup] = []
-        var groupOf = [Int](repeating: 0, count: jobs.count)
-        for (index, job) in jobs.enumerated() {
-            let top = root(index)
-            let group =
-                groupOfRoot[top]
-                ?? {
-                    groups.append(ShardGroup(key: jobs[top].name, expected: 0))
-                    groupOfRoot[top] = groups.count - 1
-                    return groups.count - 1
-                }()
-            groupOf[index] = group
-            groups[group].expected += timings?.seconds(name: job.name, command: job.displayCommand) ?? mean
-        }
-        return (groupOf, groups)
-    }
-
     /// The named jobs `--resume` skipped since the last call, with how they ended before.
     public func takeSettled() -> [(name: String, status: JobStatus)] {
         state.withLock { state in
@@ -262,7 +195,7 @@ public final class JobSource: Sendable {
     }
 
     /// The next job of the whole list, numbered and named.
-    private func produce(_ state: inout State) -> Job? {
+    func produce(_ state: inout State) -> Job? {
         guard let item = nextItem(&state.generator) else {
             let produced = state.produced
             total.withLock { $0 = produced }

@@ -213,13 +213,15 @@ public struct OptionParser {
             }
         if options.maxArguments > 1 {
             guard let listCount else {
-                throw .needsEach(option: "-n/--max-args", example: "futurerun -n 10 --each 'echo {}' *.log")
+                throw .needsOption(
+                    option: "-n/--max-args", needs: "--each TEMPLATE", example: "futurerun -n 10 --each 'echo {}' *.log")
             }
             guard listCount == 1 else { throw .needsOneList("-n/--max-args") }
         }
         if options.columnSeparator != nil {
             guard let listCount else {
-                throw .needsEach(option: "--colsep", example: "futurerun --colsep , --each 'echo {2}' < table.csv")
+                throw .needsOption(
+                    option: "--colsep", needs: "--each TEMPLATE", example: "futurerun --colsep , --each 'echo {2}' < table.csv")
             }
             guard listCount == 1 else { throw .needsOneList("--colsep") }
             if options.maxArguments > 1 { throw .conflictingOptions("--colsep", "-n/--max-args") }

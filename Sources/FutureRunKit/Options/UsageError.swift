@@ -12,7 +12,7 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
     case optionAsValue(option: String, placeholder: String, value: String)
     case jobFileSeparatorMisused
-    case needsEach(option: String, example: String)
+    case needsOption(option: String, needs: String, example: String)
     case needsOneList(String)
     case unrunnableShell(path: String, reason: String)
     case unsafeTemplate(context: String, hint: String)
@@ -42,8 +42,8 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
             "'\(option)' needs a \(placeholder); '\(value)' is an option (write \(option)=\(value) if you mean the value)"
         case .jobFileSeparatorMisused:
             "':::: FILE' takes job lines as the only operands (futurerun :::: jobs.txt), or argument lists after --each TEMPLATE"
-        case .needsEach(let option, let example):
-            "'\(option)' works only with --each TEMPLATE, for example: \(example)"
+        case .needsOption(let option, let needs, let example):
+            "'\(option)' works only with \(needs), for example: \(example)"
         case .needsOneList(let option):
             "'\(option)' works with one argument list, not several ':::' or '::::' lists"
         case .unrunnableShell(let path, let reason):

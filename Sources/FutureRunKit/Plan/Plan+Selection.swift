@@ -22,7 +22,9 @@ extension Plan {
         }
         if let path = options.shardTimings {
             guard selection.shard != nil else {
-                throw .needsEach(option: "--shard-timings", example: "futurerun --shard 2/4 --shard-timings last.jsonl ...")
+                throw .needsOption(
+                    option: "--shard-timings", needs: "--shard K/N",
+                    example: "futurerun --shard 2/4 --shard-timings last.jsonl ...")
             }
             guard let text = TextFile.read(path) else {
                 throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
@@ -35,7 +37,9 @@ extension Plan {
         }
         if let mode = options.resume.flatMap(ResumeLog.Mode.init(rawValue:)) {
             guard let spec = options.jobLog else {
-                throw .needsEach(option: mode.rawValue, example: "futurerun \(mode.rawValue) --joblog jobs.log -a jobs.txt")
+                throw .needsOption(
+                    option: mode.rawValue, needs: "--joblog FILE",
+                    example: "futurerun \(mode.rawValue) --joblog jobs.log -a jobs.txt")
             }
             let path = spec.hasPrefix("+") ? String(spec.dropFirst()) : spec
             // A joblog not written yet holds nothing to skip.
