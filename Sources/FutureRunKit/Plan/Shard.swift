@@ -31,9 +31,6 @@ public struct Shard: Sendable, Equatable {
         return hash
     }
 
-    /// The shard (1-based) of a group whose first job is named `name`, by hash.
-    func shard(ofName name: String) -> Int { Int(Self.hash(name) % UInt64(count)) + 1 }
-
     /// The CI systems' node variables, read by `--shard auto`: (index, total, whether the index is 1-based).
     static let ciVariables: [(index: String, total: String, oneBased: Bool)] = [
         ("CI_NODE_INDEX", "CI_NODE_TOTAL", true),  // GitLab parallel:
