@@ -20,7 +20,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
-.PHONY: all build release test lint docs tsan example generate install install-files uninstall bench bench-quick bench-deps clean
+.PHONY: all build release test lint docs tsan example generate install install-files uninstall bench bench-quick bench-deps bench-remote clean
 
 all: build
 
@@ -94,6 +94,10 @@ bench-quick: release
 ## Only the cost of jobs that wait for jobs (a chain, a root with many dependants).
 bench-deps: release
 	DEPS=1 bench/run.sh .build/release/futurerun
+
+## Only jobs on another host, against GNU parallel -M -S (a private sshd on 127.0.0.2; root).
+bench-remote: release
+	REMOTE=1 bench/run.sh .build/release/futurerun
 
 clean:
 	rm -rf .build

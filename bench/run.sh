@@ -6,6 +6,8 @@
 # usage: bench/run.sh FUTURERUN_BINARY
 #   QUICK=1   only the per-job cost against xargs (< 1 minute); exits 1 if futurerun is slower
 #   DEPS=1    only the cost of jobs that wait for jobs (a chain, and a root with many dependants)
+#   REMOTE=1  only jobs on another host: 40 trivial jobs at -j4 over ssh, against GNU parallel -M -S
+#             and bare ssh sessions, on a private sshd at 127.0.0.2 (as root: openssh-server)
 #   N=5000 ROUNDS=5 J=2 BIG=100000   sizes for the full run (several minutes, GNU parallel is most)
 set -euo pipefail
 FR=$(realpath "${1:?usage: bench/run.sh FUTURERUN_BINARY}")
@@ -76,6 +78,36 @@ deps() {
   echo "peak RSS: chain $(rss chain-j1) MiB, plain $(rss plain-j1) MiB; fan $(rss fan-j2) MiB, plain $(rss plain-j2) MiB"
 }
 if [[ ${DEPS:-0} == 1 ]]; then deps; exit 0; fi
+
+# Jobs on another host: a private sshd on 127.0.0.2 with keys made here (never the machine's own
+# sshd or ~/.ssh). The floor is the same 40 sessions started by xargs -P4 over one open connection:
+# what any tool pays for a remote job (ssh's session, the remote login shell, /bin/sh -c).
+remote() {
+  need /usr/sbin/sshd openssh-server
+  local n=40 port=$((20000 + RANDOM % 20000)) d=$WORK/ssh
+  mkdir -p "$d" /run/sshd
+  ssh-keygen -q -t ed25519 -N '' -f "$d/host_key" && ssh-keygen -q -t ed25519 -N '' -f "$d/user_key"
+  cp "$d/user_key.pub" "$d/authorized_keys"
+  echo "[127.0.0.2]:$port $(cat "$d/host_key.pub")" >"$d/known_hosts"
+  printf '%s\n' "ListenAddress 127.0.0.2:$port" "HostKey $d/host_key" "AuthorizedKeysFile $d/authorized_keys" \
+    "PidFile $d/sshd.pid" "StrictModes no" "UsePAM no" "PasswordAuthentication no" >"$d/sshd_config"
+  printf '%s\n' "Host h2" "  HostName 127.0.0.2" "  Port $port" "  User $(id -un)" "  IdentityFile $d/user_key" \
+    "  IdentitiesOnly yes" "  UserKnownHostsFile $d/known_hosts" "  BatchMode yes" >"$d/ssh_config"
+  /usr/sbin/sshd -f "$d/sshd_config"
+  trap 'kill $(cat "$WORK/ssh/sshd.pid") 2>/dev/null; ssh -F "$WORK/ssh/ssh_config" -o ControlPath="$WORK/ssh/cm" -O exit h2 2>/dev/null; rm -rf "$WORK"' EXIT
+  for _ in $(seq 50); do [[ -s $d/sshd.pid ]] && break; sleep 0.1; done
+  ssh -F "$d/ssh_config" -o ControlMaster=yes -o ControlPersist=yes -o ControlPath="$d/cm" h2 true
+  echo
+  echo "## jobs on another host: $n trivial jobs at -j4 over ssh (one host, loopback; remote login shell: $(ssh -F "$d/ssh_config" -o ControlPath="$d/cm" h2 'echo $SHELL'))"
+  rounds "futurerun=$FR -q -j4 --ssh 'ssh -F $d/ssh_config' -S h2 --each 'true {}' \$(seq $n)" \
+    "parallel=parallel -j4 -M --ssh 'ssh -F $d/ssh_config' -S h2 'true {}' ::: \$(seq $n)" \
+    "sessions=seq $n | xargs -P4 -I{} ssh -F $d/ssh_config -o ControlPath=$d/cm h2 'true {}'"
+  echo "futurerun $(wall futurerun) s, GNU parallel -M $(wall parallel) s, bare sessions $(wall sessions) s"
+  echo "futurerun / GNU parallel -M -S   $(ratio futurerun parallel)  (rounds $(spread futurerun parallel))"
+  echo "futurerun / bare ssh sessions    $(ratio futurerun sessions)  (rounds $(spread futurerun sessions))"
+  echo "per job: futurerun $(awk -v w="$(wall futurerun)" -v n=$n 'BEGIN { printf "%.1f", w / n * 4 * 1000 }') ms of a slot, a bare session $(awk -v w="$(wall sessions)" -v n=$n 'BEGIN { printf "%.1f", w / n * 4 * 1000 }') ms"
+}
+if [[ ${REMOTE:-0} == 1 ]]; then remote; exit 0; fi
 
 seq "$N" | sed 's/^/true /' >"$WORK/jobs"
 echo

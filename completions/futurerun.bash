@@ -14,6 +14,10 @@ _futurerun() {
         --retries) COMPREPLY=(); return ;;
         --halt) COMPREPLY=($(compgen -W "now soon now,fail=1 soon,fail=1 now,success=1" -- "$cur")); return ;;
         --delay) COMPREPLY=(); return ;;
+        -S|--hosts|--sshlogin) COMPREPLY=(); return ;;
+        --hosts-file|--sshloginfile) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --ssh) COMPREPLY=($(compgen -c -- "$cur")); return ;;
+        --env) COMPREPLY=(); return ;;
         --shard) COMPREPLY=($(compgen -W "auto 1/2 2/2" -- "$cur")); return ;;
         --shard-timings) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --names) COMPREPLY=(); return ;;
@@ -26,7 +30,7 @@ _futurerun() {
         --timeline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-a --arg-file --each --link -0 --null -n --max-args --colsep -j --jobs --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay --dry-run --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --live --line-buffer --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --json --junit --results --timeline -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-a --arg-file --each --link -0 --null -n --max-args --colsep -j --jobs --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay --dry-run -S --hosts --sshlogin --hosts-file --sshloginfile --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --live --line-buffer --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --json --junit --results --timeline -h --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -c -- "$cur"))
     fi

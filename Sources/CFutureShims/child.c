@@ -32,6 +32,27 @@ int fc_pipe_for_child_output(int fds[2]) {
     return 0;
 }
 
+int fc_pipe_for_child_input(int fds[2], const uint8_t *bytes, size_t count) {
+    if (pipe2(fds, O_CLOEXEC) != 0) return -1;
+    int saved;
+    if (fcntl(fds[1], F_SETFL, O_NONBLOCK) != 0) goto fail;
+    if (count > 65536 && fcntl(fds[1], F_SETPIPE_SZ, (int)count) < 0) goto fail;
+    size_t written = 0;
+    while (written < count) {
+        ssize_t now = write(fds[1], bytes + written, count - written);
+        if (now < 0 && errno == EINTR) continue;
+        if (now < 0 && errno == EAGAIN) errno = EMSGSIZE;
+        if (now <= 0) goto fail;
+        written += (size_t)now;
+    }
+    return 0;
+fail:
+    saved = errno;
+    close(fds[0]);
+    close(fds[1]);
+    errno = saved;
+    return -1;
+}
 
 int fc_has_exited(pid_t pid) {
     siginfo_t info;

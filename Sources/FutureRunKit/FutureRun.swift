@@ -102,7 +102,7 @@ public enum FutureRun {
             scheduler.waitForRunningJobs(upTo: plan.options.grace + .seconds(1))
         }
 
-        scheduler.returnTokens()
+        scheduler.finish()
         let signal = SignalWatcher.receivedSignal
         if signal != 0 { return 128 + signal }
         switch outputError {

@@ -288,6 +288,44 @@ private func groupIsAlive(_ group: Int32) -> Bool {
         #expect(refused.value.result.value.status == .cancelled)
         #expect(running.value.result.value.status == .exited(0))
     }
+
+    @Test func lanesRunUpToTheirOwnWidthsAndAZeroLaneTakesNothing() {
+        let pool = CommandPool(laneWidths: [1, 2, 0])
+        let lanes = Locked<[Int]>([])
+        let runs = (0..<4).map { _ in
+            pool.submit { seat in
+                lanes.withLock { $0.append(seat.lane) }
+                return sh("sleep 0.3")
+            }
+        }
+        // Three start at once, the fourth waits: lane 1 has the most room, then lanes 1 and 0.
+        #expect(lanes.withLock { $0 }.sorted() == [0, 1, 1])
+        #expect(pool.running(inLane: 2) == 0 && pool.queued == 1)
+        pool.setWidth(1, ofLane: 2)  // the waiting one starts there, now
+        #expect(lanes.withLock { $0 }.last == 2 && pool.queued == 0)
+        #expect(runs.allSatisfy { $0.value.result.value.status == .exited(0) })
+    }
+
+    @Test func withdrawnQueuedCommandsNeverStartAndThePoolGoesOn() {
+        let pool = CommandPool(laneWidths: [0])
+        let waiting = pool.submit(sh("echo never"))
+        pool.withdrawQueued()
+        #expect(waiting.value.result.value.status == .cancelled)
+        pool.setWidth(1, ofLane: 0)
+        #expect(pool.submit(sh("exit 3")).value.result.value.status == .exited(3))
+    }
+
+    @Test func heldOpenInputGivesItsBytesAndNoEndUntilTheCommandExits() {
+        var command = sh("head -c 5; echo; timeout 0.3 cat; echo \" cat: $?\"")
+        command.input = .bytesThenHeldOpen(Array("hello".utf8))
+        let result = command.run().value
+        // cat found no end of input: timeout stopped it (124).
+        #expect(result.stdout.bytes() == Array("hello\n cat: 124\n".utf8))
+        // More than a pipe holds by default travels whole too.
+        var large = sh("head -c 300000 | wc -c; timeout 0.2 cat > /dev/null; echo $?")
+        large.input = .bytesThenHeldOpen(Array(repeating: 0x61, count: 300_000))
+        #expect(String(decoding: large.run().value.stdout.bytes(), as: UTF8.self) == "300000\n124\n")
+    }
 }
 
 @Suite struct GuardianTables {

@@ -12,7 +12,8 @@ import Testing
 
     @Test func everyValueOptionHasAnExampleThatParses() throws {
         for declaration in OptionDeclaration.all where declaration.value != nil && declaration.longNames[0] != "each" {
-            let words = declaration.example.split(separator: " ").map(String.init).map { $0.replacing("'", with: "") }
+            // As a shell splits the example, quotes and all.
+            let words = try OptionValue.commandWords(declaration.example, option: declaration.displayName)
             let arguments = (words + (declaration.longNames[0] == "arg-file" ? [] : ["--each", "echo {}", "x"])).map {
                 Array($0.utf8)
             }

@@ -16,7 +16,7 @@ import Testing
     @Test func haltAfterNFailuresOnce() {
         let run = decisions(
             HaltPolicy(urgency: .now, trigger: .failures(2)),
-            [.succeeded, .failed(.exited(1)), .invalid("x"), .failed(.exited(1))])
+            [.succeeded, .failed(.exited(1)), .unrunnable("x"), .failed(.exited(1))])
         #expect(run.halts == [false, false, true, false])
         #expect(!run.bySuccess)
     }

@@ -246,9 +246,9 @@ extension String {
     @Test func exitStatusFollowsGnuParallel() {
         var tally = Tally()
         #expect(tally.exitStatus == 0)
-        for _ in 0..<3 { tally = adding(.invalid("x"), to: tally) }
+        for _ in 0..<3 { tally = adding(.unrunnable("x"), to: tally) }
         #expect(tally.exitStatus == 3)
-        for _ in 0..<200 { tally = adding(.invalid("x"), to: tally) }
+        for _ in 0..<200 { tally = adding(.unrunnable("x"), to: tally) }
         #expect(tally.exitStatus == 101)
     }
 

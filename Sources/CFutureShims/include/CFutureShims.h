@@ -35,6 +35,12 @@ int fc_pipe_cloexec(int fds[_Nonnull 2], int extra_flags);
 /// blocking. 0 or -1 with errno.
 int fc_pipe_for_child_output(int fds[_Nonnull 2]);
 
+/// A close-on-exec pipe for a child's input that already holds `bytes`: fds[0] is the child's,
+/// fds[1] ours, non-blocking. The pipe is enlarged when `count` exceeds its usual 64 KiB; all of
+/// `bytes` is written before it returns, or it fails (EMSGSIZE when they cannot fit). 0 or -1 with
+/// errno, and then no descriptor is left open.
+int fc_pipe_for_child_input(int fds[_Nonnull 2], const uint8_t *_Nullable bytes, size_t count);
+
 /// pidfd_open(pid, 0) (pidfds are always close-on-exec). -1 with errno where the kernel lacks it.
 int fc_pidfd_open(pid_t pid);
 

@@ -19,6 +19,9 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
     var exitDescriptor: Int32 = -1
     var stdoutDescriptor: Int32 = -1
     var stderrDescriptor: Int32 = -1
+    /// Our end of the child's input pipe (``Command/Input/bytesThenHeldOpen(_:)``), closed when the
+    /// command finishes; -1 for `/dev/null`.
+    var inputDescriptor: Int32 = -1
     let startInstant = ContinuousClock.now
     var startTime: Double = 0
 
@@ -49,14 +52,24 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
 
     /// Spawns the child. On failure returns the errno and leaves no descriptor open.
     func spawn(
-        program: String, stdin: Int32, environment: SpawnEnvironment, pipes: PipeReserve, resetSignals: [Int32]
+        program: String, stdin nullInput: Int32, environment: SpawnEnvironment, pipes: PipeReserve, resetSignals: [Int32]
     ) -> Int32? {
-        guard let out = pipes.take() else { return errno }
+        var stdin = nullInput
+        if case .bytesThenHeldOpen(let bytes) = command.input {
+            var fds: [Int32] = [-1, -1]
+            guard bytes.withUnsafeBufferPointer({ fc_pipe_for_child_input(&fds, $0.baseAddress, $0.count) }) == 0 else {
+                return errno
+            }
+            stdin = fds[0]
+            inputDescriptor = fds[1]
+        }
+        defer { if stdin != nullInput { close(stdin) } }
+        guard let out = pipes.take() else { return closeInput(errno) }
         guard let err = pipes.take() else {
             let saved = errno
             close(out.read)
             close(out.write)
-            return saved
+            return closeInput(saved)
         }
         var signals = sigset_t()
         fc_sigset_empty(&signals)
@@ -82,13 +95,23 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         guard status == 0 else {
             close(out.read)
             close(err.read)
-            return status
+            return closeInput(status)
         }
         stdoutDescriptor = out.read
         stderrDescriptor = err.read
         exitDescriptor = EventPoller.exitDescriptor(for: pid) ?? -1
         return nil
     }
+
+    /// Closes our end of the input pipe after a failed spawn; returns `error`.
+    private func closeInput(_ error: Int32) -> Int32 {
+        if inputDescriptor >= 0 { close(inputDescriptor) }
+        inputDescriptor = -1
+        return error
+    }
+
+    /// Closes our end of the input pipe: the child (or what is left of its group) reads its end.
+    func closeInput() { _ = closeInput(0) }
 
     /// Whether the child has exited and waits to be reaped (checked without reaping it, so its group
     /// id stays ours). Never blocks. ``hasExited`` says whether it has been reaped.

@@ -2,10 +2,21 @@
 ///
 ///     let result = Command.shell("make test").run().value   // Future<CommandResult>
 ///
-/// The child runs in a process group of its own, with stdin from `/dev/null`, stdout and stderr
-/// captured, an empty signal mask, and only the descriptors the caller left without `O_CLOEXEC`
+/// The child runs in a process group of its own, with stdin from `/dev/null` (or see ``input``),
+/// stdout and stderr captured, an empty signal mask, and only the descriptors the caller left without `O_CLOEXEC`
 /// (FutureCore marks every descriptor of its own close-on-exec).
 public struct Command: Sendable {
+    /// What the child reads on its standard input.
+    public enum Input: Sendable, Equatable {
+        /// `/dev/null`: the child reads the end of input at once.
+        case nullDevice
+        /// A pipe that holds these bytes and then stays open, without an end, until the child has
+        /// exited. The child reads the bytes, then waits; it reads the end of input only if this
+        /// process dies first (its end of the pipe closes with it, even on SIGKILL). A remote
+        /// command uses that to learn that its caller is gone. At most about 1 MiB of bytes.
+        case bytesThenHeldOpen([UInt8])
+    }
+
     /// `argv` as bytes: the program (a path, or a name looked up in `PATH`) and its arguments.
     /// Bytes, not strings: a file name need not be UTF-8.
     public var argumentBytes: [[UInt8]]
@@ -27,6 +38,8 @@ public struct Command: Sendable {
     public var memoryLimit: Int
     /// Where spilled output goes (unnamed files, never visible there); `nil`: `$TMPDIR`, else `/tmp`.
     public var spillDirectory: String?
+    /// The child's standard input; `/dev/null` unless set.
+    public var input: Input = .nullDevice
 
     public init(
         _ arguments: [String],

@@ -67,6 +67,19 @@ public final class ProcessEngine: Sendable {
         return true
     }
 
+    /// Has the guardian (``startGuardian()``) also stop process group `group` if this process dies
+    /// without stopping it: for a daemon a command left behind on purpose (a connection kept open
+    /// for later commands, say), which the engine does not watch. Returns the entry for
+    /// ``stopGuarding(_:)``; `nil` without a guardian or when its table is full. Any thread.
+    public func guardGroup(_ group: Int32) -> Int32? {
+        guardian.withLock { $0 }?.watch(group)
+    }
+
+    /// The guardian forgets an entry of ``guardGroup(_:)`` (the group has ended). Any thread.
+    public func stopGuarding(_ entry: Int32) {
+        guardian.withLock { $0 }?.forget(entry)
+    }
+
     /// How many children are running (spawned and not yet finished).
     public var runningCount: Int { processes.withLock { $0.count } }
 
@@ -370,6 +383,7 @@ public final class ProcessEngine: Sendable {
         release(child, .exit)
         release(child, .stdout)
         release(child, .stderr)
+        child.closeInput()
         if let entry = child.guardianEntry { guardian.withLock { $0 }?.forget(entry) }
         child.promise.succeed(child.result())
         afterThisTurn {

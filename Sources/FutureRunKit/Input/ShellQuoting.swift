@@ -21,11 +21,7 @@ enum ShellQuoting {
         var quoted: [UInt8]
         switch context.quoting {
         case .plain:
-            if !argument.isEmpty, argument.allSatisfy(isSafe) {
-                quoted = argument
-            } else {
-                quoted = [quote] + closingAroundQuotes(argument) + [quote]
-            }
+            quoted = word(argument)
         case .singleQuoted:
             // Already inside '...': everything is literal except the quote itself.
             quoted = closingAroundQuotes(argument)
@@ -42,6 +38,13 @@ enum ShellQuoting {
             quoted = escaping(quoted, insideDouble ? "$`\\\"" : "$`\\")
         }
         return quoted
+    }
+
+    /// `argument` as one word of a `/bin/sh` command line, read back byte for byte: as it is when
+    /// every byte is safe, else single-quoted.
+    static func word(_ argument: [UInt8]) -> [UInt8] {
+        if !argument.isEmpty, argument.allSatisfy(isSafe) { return argument }
+        return [quote] + closingAroundQuotes(argument) + [quote]
     }
 
     /// `'` as `'\''` (close, an escaped quote, reopen).

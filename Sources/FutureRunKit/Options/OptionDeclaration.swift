@@ -6,6 +6,7 @@ public struct OptionDeclaration: Sendable {
     public enum Section: String, CaseIterable, Sendable {
         case input = "Input"
         case running = "Running"
+        case hosts = "Host"
         case ci = "CI"
         case output = "Output"
         case reports = "Report"

@@ -1,6 +1,6 @@
 extension OptionDeclaration {
     /// Every option futurerun takes, in the order `--help` and the man page list them.
-    public static let all: [OptionDeclaration] = input + running + ci + output + reports + information
+    public static let all: [OptionDeclaration] = input + running + hosts + ci + output + reports + information
 
     private static let input: [OptionDeclaration] = [
         .init(
@@ -143,6 +143,48 @@ extension OptionDeclaration {
             help: ["print the jobs' command lines, run nothing"],
             manual: "Print each job's command line; run nothing.",
             effect: { parsed, _ throws(UsageError) in parsed.options.dryRun = true }),
+    ]
+
+    private static let hosts: [OptionDeclaration] = [
+        .init(
+            ["hosts", "sshlogin"], short: "S", value: .text("HOSTS"), example: "-S 4/build1,build2,:", section: .hosts,
+            help: [
+                "run jobs on these machines over ssh: -S 8/build1,user@build2,: (: is this one)",
+                "(N/ gives a host N slots; else -j, else the host's CPUs; repeatable)",
+            ],
+            manual: """
+                Run the jobs on these machines, a comma-separated list of [N/]DEST; the option may be                 repeated. DEST is what ssh takes: a host, user@host, or an alias of your ssh config;                 `:` is this machine. N/ gives a host N slots; without it a host gets `-j`, or else                 as many as it has CPUs, asked once as it connects. Each host's connection is opened                 once, in parallel with the others, and reused by every job (OpenSSH multiplexing);                 it is closed at exit. A host that cannot be reached or drops is taken out with one                 notice, and its jobs run on the others.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                for host in value!.split(separator: ",", omittingEmptySubsequences: false) {
+                    _ = try HostSpec.parse(String(host).trimmingWhitespace())
+                }
+                parsed.options.hosts.append(value!)
+            }),
+        .init(
+            ["hosts-file", "sshloginfile"], value: .file(), example: "--hosts-file hosts.txt", section: .hosts,
+            help: ["read more hosts from FILE, one [N/]DEST a line (# starts a comment)"],
+            manual: "Read more hosts from FILE: one [N/]DEST a line; `#` starts a comment, blank lines are skipped.",
+            effect: { parsed, value throws(UsageError) in parsed.options.hostsFile = value }),
+        .init(
+            ["ssh"], value: .init(placeholder: "CMD", completion: .program), example: "--ssh 'ssh -F ci.conf'",
+            section: .hosts,
+            help: ["the ssh command to reach hosts with (default: ssh): --ssh 'ssh -F ci.conf'"],
+            manual: """
+                The command that reaches a host, split into words as the shell would (quotes and                 backslashes); default `ssh`, the system's OpenSSH, with your ssh config. It is given                 OpenSSH options (-o ControlMaster, ControlPath, ControlPersist, -O check and exit, -T),                 then DEST and the command.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.ssh = try OptionValue.commandWords(value!, option: "--ssh")
+            }),
+        .init(
+            ["env"], value: .text("NAME"), example: "--env PATH", section: .hosts,
+            help: ["give remote jobs this variable's value here (unset here: unset there): --env CC"],
+            manual: """
+                Give jobs on other hosts variable NAME as it is here: its value, or unset when it                 is unset here. Repeat it for more. Jobs on this machine have the whole environment                 anyway; remote jobs get their login's, plus FUTURERUN_JOB, FUTURERUN_SLOT,                 FUTURERUN_NAME and these.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.forwardedVariables.append(try OptionValue.variableName(value!, option: "--env"))
+            }),
     ]
 
     private static let ci: [OptionDeclaration] = [

@@ -49,6 +49,53 @@ enum OptionValue {
         return text
     }
 
+    /// A command as the shell would split it into words: blanks separate words, `'...'` and
+    /// `"..."` quote, a backslash escapes the next character (inside double quotes only before
+    /// `$`, `` ` ``, `"`, `\` and a newline). No expansion of any kind.
+    static func commandWords(_ text: String, option: String) throws(UsageError) -> [String] {
+        var words: [String] = []
+        var word: String?
+        var quote: Character?
+        var escaped = false
+        for character in text {
+            if escaped {
+                if quote == "\"", !"$`\"\\\n".contains(character) { word!.append("\\") }
+                word!.append(character)
+                escaped = false
+            } else if character == "\\", quote != "'" {
+                word = word ?? ""
+                escaped = true
+            } else if let open = quote {
+                if character == open { quote = nil } else { word!.append(character) }
+            } else if character == "'" || character == "\"" {
+                word = word ?? ""
+                quote = character
+            } else if character.isWhitespace {
+                if let finished = word { words.append(finished) }
+                word = nil
+            } else {
+                word = (word ?? "") + String(character)
+            }
+        }
+        guard quote == nil, !escaped else {
+            throw .invalidValue(option: option, value: text, expected: "a command with its quotes closed, as in 'ssh -F ci.conf'")
+        }
+        if let finished = word { words.append(finished) }
+        guard !words.isEmpty else {
+            throw .invalidValue(option: option, value: text, expected: "a command, as in 'ssh -F ci.conf'")
+        }
+        return words
+    }
+
+    /// A shell variable's name: a letter or `_`, then letters, digits and `_`.
+    static func variableName(_ text: String, option: String) throws(UsageError) -> String {
+        let isValid =
+            text.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
+            && text.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        guard isValid else { throw .invalidValue(option: option, value: text, expected: "a variable name, as in CC or MY_TOKEN") }
+        return text
+    }
+
     /// `now`, `soon`, `now,fail=N`, `soon,fail=N%`, `now,success=N`, `never`.
     static func halt(_ text: String, option: String) throws(UsageError) -> HaltPolicy {
         let invalid = UsageError.invalidValue(

@@ -68,6 +68,13 @@ public struct Options: Sendable, Equatable {
     public var shardTimings: String?
     /// `--resume` or `--resume-failed`.
     public var resume: String?
+    /// `-S/--hosts` values as given, each a comma-separated list of `[N/]DEST` (checked).
+    public var hosts: [String] = []
+    public var hostsFile: String?
+    /// `--ssh`, split into words.
+    public var ssh: [String]?
+    /// `--env NAME`, in order.
+    public var forwardedVariables: [String] = []
 
     public enum ShardChoice: Sendable, Equatable {
         case fixed(Shard)

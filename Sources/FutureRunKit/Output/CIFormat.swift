@@ -36,7 +36,7 @@ public enum CIFormat: Sendable, Equatable {
             case .succeeded: "ok"
             case .stopped: "stopped"
             case .notStarted, .skipped: "skipped"
-            case .failed, .invalid: "FAIL"
+            case .failed, .unrunnable: "FAIL"
             }
         let title = "\(label) \(mark) \(DurationFormat.format(outcome.result.wallTime))"
         switch self {
@@ -71,7 +71,7 @@ public enum CIFormat: Sendable, Equatable {
         let detail: String =
             switch outcome.status {
             case .failed(let status): StatusLine.describe(status)
-            case .invalid(let reason): reason
+            case .unrunnable(let reason): reason
             default: "failed"
             }
         let label = Style.sanitize(outcome.job.label).replacingPercentEncoding()

@@ -5,6 +5,7 @@ import FutureCore
 ///     ok   [2/5] make test  3.21s
 ///     FAIL [3/5] make docs  exit 2  0.53s
 ///     FAIL [4/5] sleep 60  timeout  5.00s
+///     ok   [5/5] make check  on build2  1.02s
 public enum StatusLine {
     /// - Parameter width: the terminal's width, if on one: the label is cut so the line fits.
     public static func format(_ outcome: JobOutcome, total: Int?, style: Style, width: Int? = nil) -> String {
@@ -17,6 +18,8 @@ public enum StatusLine {
 
     private static func format(_ outcome: JobOutcome, total: Int?, style: Style, label: String) -> String {
         let position = total.map { "[\(outcome.job.number)/\($0)]" } ?? "[\(outcome.job.number)]"
+        // A job on another machine names it (`:`, this one, goes without saying).
+        let label = outcome.host.map { $0 == ":" ? label : "\(label)  on \(Style.sanitize($0))" } ?? label
         let time = DurationFormat.format(outcome.result.wallTime)
         let attempts = outcome.attempts > 1 ? "  after \(outcome.attempts) attempts" : ""
         switch outcome.status {
@@ -24,7 +27,7 @@ public enum StatusLine {
             return "\(style.green("ok  ")) \(position) \(label)  \(time)\(attempts)"
         case .failed(let status):
             return "\(style.red("FAIL")) \(position) \(label)  \(describe(status))  \(time)\(attempts)"
-        case .invalid(let reason):
+        case .unrunnable(let reason):
             return "\(style.red("FAIL")) \(position) \(label)  \(Style.sanitize(reason))"
         case .stopped:
             return "\(style.yellow("STOP")) \(position) \(label)  stopped by futurerun  \(time)"

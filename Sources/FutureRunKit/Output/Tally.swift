@@ -17,7 +17,7 @@ public struct Tally: Sendable {
         total += 1
         switch outcome.status {
         case .succeeded: succeeded += 1
-        case .failed, .invalid: failed += 1
+        case .failed, .unrunnable: failed += 1
         case .stopped: stopped += 1
         case .notStarted: notStarted += 1
         case .skipped: skipped += 1

@@ -7,7 +7,7 @@ import Glibc
 struct Plan {
     let options: Options
     let source: JobSource
-    let schedulerSettings: Scheduler.Settings
+    private(set) var schedulerSettings: Scheduler.Settings
     let reporterSettings: JobReporter.Settings
     let style: Style
     let showsProgress: Bool
@@ -26,14 +26,16 @@ struct Plan {
         source = try JobSource(options: options, input: inputDescriptor, selection: selection)
         startNotices = [selectionNotice, source.shardNotice].compactMap { $0 }
 
-        if let directory = options.workingDirectory {
+        let hosts = try Self.hosts(options)
+        let runsHere = hosts.isEmpty || hosts.contains { $0.isLocal }
+        if let directory = options.workingDirectory, runsHere {
             var info = stat()
             guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
                 throw .invalidValue(option: "--workdir", value: directory, expected: "an existing directory")
             }
         }
 
-        if case .failure(let error) = Command.locateExecutable(options.shell) {
+        if runsHere, case .failure(let error) = Command.locateExecutable(options.shell) {
             throw .unrunnableShell(path: options.shell, reason: String(cString: strerror(error.errno)))
         }
 
@@ -51,8 +53,9 @@ struct Plan {
             notice = processNotice ?? notice
         }
         width = cappedWidth
-        let jobserver = Jobserver(makeflags: environment["MAKEFLAGS"])
-        if jobserver == nil, Jobserver.isAnnounced(in: environment["MAKEFLAGS"]) {
+        // Jobs on other machines take no slot of make's here: the jobserver is for a run on this one.
+        let jobserver = hosts.isEmpty ? Jobserver(makeflags: environment["MAKEFLAGS"]) : nil
+        if hosts.isEmpty, jobserver == nil, Jobserver.isAnnounced(in: environment["MAKEFLAGS"]) {
             // As make itself does for a sub-make it cannot share its jobserver with.
             width = 1
             notice =
@@ -64,7 +67,7 @@ struct Plan {
         schedulerSettings = Scheduler.Settings(
             width: width, shell: options.shell, timeout: options.timeout, grace: options.grace,
             retries: options.retries, halt: options.halt, delay: options.delay,
-            workingDirectory: options.workingDirectory, window: min(width, 4096) * 2 + 64,
+            workingDirectory: options.workingDirectory, window: (hosts.isEmpty ? min(width, 4096) : 4096) * 2 + 64,
             jobserver: jobserver)
 
         let stderrIsTerminal = isatty(2) == 1
@@ -79,11 +82,57 @@ struct Plan {
         reporterSettings = JobReporter.Settings(
             quiet: options.quiet, verbose: options.verbose, quietSuccess: options.quietSuccess, ci: ci,
             heartbeat: inCI, tailLines: 20)
-        streamsLive = options.retries == 0 && !options.quietSuccess && !ci.holdsOutputUntilDone
+        // A job whose host drops runs again elsewhere: its output is shown once it is over.
+        streamsLive = options.retries == 0 && hosts.isEmpty && !options.quietSuccess && !ci.holdsOutputUntilDone
         // --resume appends to the joblog it reads, as GNU parallel does.
         var reportOptions = options
         if options.resume != nil, let log = options.jobLog, !log.hasPrefix("+") { reportOptions.jobLog = "+" + log }
         reports = try ReportSet.open(reportOptions, stepSummary: ci == .github ? environment["GITHUB_STEP_SUMMARY"] : nil)
+        if !hosts.isEmpty {
+            let ssh = try Self.sshCommand(options)
+            // Last, and only for a real run: nothing after it can fail, so the directory never
+            // outlives a refused run (the run's end removes it).
+            let controlDirectory = options.dryRun ? "" : HostFleet.makeControlDirectory()
+            guard let controlDirectory else {
+                throw .cannotWrite(path: "$TMPDIR/futurerun-ssh.*", reason: String(cString: strerror(errno)))
+            }
+            schedulerSettings.hosts = HostFleet.Settings(
+                hosts: hosts, ssh: ssh, forwarded: Self.forwarded(options.forwardedVariables), jobs: options.jobs,
+                localCPUs: cpus, controlDirectory: controlDirectory)
+        }
+    }
+
+    /// `-S` and `--hosts-file`, as one list.
+    private static func hosts(_ options: Options) throws(UsageError) -> [HostSpec] {
+        var lines: [String] = []
+        if let file = options.hostsFile {
+            guard let text = TextFile.read(file) else {
+                throw .unreadableFile(path: file, reason: String(cString: strerror(errno)))
+            }
+            lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        }
+        let hosts = try HostSpec.list(options: options.hosts, fileLines: lines)
+        if let file = options.hostsFile, hosts.isEmpty {
+            throw .invalidValue(option: "--hosts-file", value: file, expected: "a file with a host on a line, as in 4/build1")
+        }
+        return hosts
+    }
+
+    /// `--ssh` (default `ssh`), its program checked now.
+    private static func sshCommand(_ options: Options) throws(UsageError) -> [String] {
+        let words = options.ssh ?? ["ssh"]
+        if case .failure(let error) = Command.locateExecutable(words[0]) {
+            let reason = String(cString: strerror(error.errno))
+            throw .invalidValue(
+                option: "--ssh", value: words.joined(separator: " "),
+                expected: "a command that can be run (\(words[0]): \(reason))")
+        }
+        return words
+    }
+
+    /// `--env NAME`: each variable's value here, or `nil` where it is unset.
+    private static func forwarded(_ names: [String]) -> [(name: String, value: String?)] {
+        names.map { name in (name, getenv(name).map { String(cString: $0) }) }
     }
 
     /// The descriptor to read job lines or arguments from, opened now so that a missing file is

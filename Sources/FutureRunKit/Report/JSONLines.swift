@@ -2,7 +2,7 @@ import FutureCore
 
 /// `--json FILE`: JSON Lines, one object per finished job, fields per the contract: number, name,
 /// command, status, exit, signal, timed_out, attempts, start (Unix time), wall, user, sys (seconds),
-/// max_rss, stdout_bytes, stderr_bytes (bytes).
+/// max_rss, stdout_bytes, stderr_bytes (bytes); in a run over hosts (`-S`), host.
 final class JSONLines: Report {
     private let file: ReportFile
 
@@ -22,7 +22,7 @@ final class JSONLines: Report {
             switch outcome.status {
             case .succeeded: "ok"
             case .failed(.timedOut): "timeout"
-            case .failed, .invalid: "failed"
+            case .failed, .unrunnable: "failed"
             case .stopped: "stopped"
             case .notStarted: "not_started"
             case .skipped: "skipped"
@@ -44,7 +44,7 @@ final class JSONLines: Report {
                 ("max_rss", "\(result.maxResidentBytes)"),
                 ("stdout_bytes", "\(result.stdout.count)"),
                 ("stderr_bytes", "\(result.stderr.count)"),
-            ] + skipReason(outcome.status)
+            ] + (outcome.host.map { [("host", JSONText.string($0))] } ?? []) + skipReason(outcome.status)
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 

@@ -79,7 +79,7 @@ final class JUnitReport: Report {
             xml +=
                 "<failure message=\(Self.attribute(StatusLine.describe(status))) type=\"failure\">"
                 + Self.text(stderr.suffix(20).joined(separator: "\n")) + "</failure>\n"
-        case .invalid(let reason):
+        case .unrunnable(let reason):
             xml += "<failure message=\(Self.attribute(reason)) type=\"invalid\"/>\n"
         }
         xml += "<system-out>" + Self.text(stdout.joined(separator: "\n")) + "</system-out>\n"

@@ -29,7 +29,7 @@ final class JobLog: Report {
         switch outcome.status {
         case .notStarted, .skipped: return nil
         case .succeeded: exit = 0
-        case .invalid: exit = 255
+        case .unrunnable: exit = 255
         case .stopped: exit = -1
         case .failed(let status):
             switch status {
@@ -43,7 +43,8 @@ final class JobLog: Report {
         let runtime = String(format3: result.wallTime.seconds)
         let paddedRuntime = String(repeating: " ", count: max(0, 10 - runtime.count)) + runtime
         let command = String(decoding: outcome.commandLine, as: UTF8.self).replacingAll("\n", with: " ")
-        return "\(outcome.job.number)\t:\t\(String(format3: result.startTime))\t\(paddedRuntime)\t0\t\(result.stdout.count)"
+        return
+            "\(outcome.job.number)\t\(outcome.host ?? ":")\t\(String(format3: result.startTime))\t\(paddedRuntime)\t0\t\(result.stdout.count)"
             + "\t\(exit)\t\(signal)\t\(command)\n"
     }
 }

@@ -52,7 +52,7 @@ final class StepSummary: Report {
         case .succeeded: "✅ ok"
         case .failed(.timedOut): "❌ timeout"
         case .failed(let termination): "❌ \(StatusLine.describe(termination))"
-        case .invalid: "❌ invalid"
+        case .unrunnable: "❌ could not run"
         case .stopped: "⏹ stopped"
         case .notStarted: "⏭ not started"
         case .skipped(let reason): "⏭ skipped: \(cell(reason))"

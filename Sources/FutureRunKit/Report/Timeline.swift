@@ -51,7 +51,7 @@ final class Timeline: Report {
 
     private static func detail(_ termination: TerminationStatus, _ status: JobStatus) -> String {
         switch status {
-        case .invalid(let reason): reason
+        case .unrunnable(let reason): reason
         case .stopped: "stopped by futurerun"
         default: termination == .exited(0) ? "ok" : StatusLine.describe(termination)
         }

@@ -81,7 +81,7 @@ final class DependencyGraph: Sendable {
             case .succeeded: continue
             case .failed(.timedOut): return .skip("needs \(ending.name), which timed out")
             case .failed(let status): return .skip("needs \(ending.name), which failed (\(StatusLine.describe(status)))")
-            case .invalid: return .skip("needs \(ending.name), which could not run")
+            case .unrunnable: return .skip("needs \(ending.name), which could not run")
             case .skipped: return .skip("needs \(ending.name), which was skipped")
             case .stopped, .notStarted: return .notStarted
             }

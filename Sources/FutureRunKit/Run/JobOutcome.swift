@@ -5,8 +5,9 @@ public enum JobStatus: Sendable, Equatable {
     case succeeded
     /// Ran and failed: non-zero exit, signal, timeout, or could not start.
     case failed(TerminationStatus)
-    /// Its input could not be a job (line too long, NUL byte).
-    case invalid(String)
+    /// It could not run at all, for this reason: its input could not be a job (line too long, NUL
+    /// byte), or no host was left to run it.
+    case unrunnable(String)
     /// futurerun stopped it (halt policy or a signal to futurerun) before it finished.
     case stopped
     /// Never started (halt policy or a signal came first).
@@ -17,7 +18,7 @@ public enum JobStatus: Sendable, Equatable {
 
     public var isFailure: Bool {
         switch self {
-        case .failed, .invalid: true
+        case .failed, .unrunnable: true
         case .succeeded, .stopped, .notStarted, .skipped: false
         }
     }
@@ -26,7 +27,7 @@ public enum JobStatus: Sendable, Equatable {
     public var neverRan: Bool {
         switch self {
         case .notStarted, .skipped: true
-        case .succeeded, .failed, .invalid, .stopped: false
+        case .succeeded, .failed, .unrunnable, .stopped: false
         }
     }
 }
@@ -42,6 +43,8 @@ public struct JobOutcome: Sendable {
     public let commandLine: [UInt8]
     /// The slot the last attempt ran in (0 if it never ran).
     public var slot = 0
+    /// The host the last attempt ran on, in a run over hosts (`-S`; `:` is this machine).
+    public var host: String?
     /// The attempts before the last (with `--retries`), oldest first.
     public var earlierAttempts: [AttemptRecord] = []
 }

@@ -24,6 +24,8 @@ public final class Scheduler: Sendable {
         /// GNU make's jobserver, when futurerun runs under `make -jN`: then the width is 1 plus
         /// the tokens held, never more than `width`.
         var jobserver: Jobserver?
+        /// The hosts of a run over several machines (`-S`); `nil`: this machine alone, `width` wide.
+        var hosts: HostFleet.Settings?
     }
 
     private struct Counters {
@@ -36,6 +38,8 @@ public final class Scheduler: Sendable {
     private let settings: Settings
     private let source: JobSource
     private let pool: CommandPool
+    /// The hosts, in a run over several machines.
+    private let fleet: HostFleet?
     private let window: Window
     private let counters: Locked<Counters>
     /// Jobs that wait for jobs.
@@ -46,7 +50,16 @@ public final class Scheduler: Sendable {
     public init(settings: Settings, source: JobSource, notify: (@Sendable () -> Void)? = nil) {
         self.settings = settings
         self.source = source
-        self.pool = CommandPool(width: settings.jobserver == nil ? settings.width : 1)
+        let notices = Notices()
+        self.notices = notices
+        if let hosts = settings.hosts {
+            let fleet = HostFleet(hosts) { notice in notices.post(notice) }
+            self.fleet = fleet
+            self.pool = fleet.pool
+        } else {
+            self.fleet = nil
+            self.pool = CommandPool(width: settings.jobserver == nil ? settings.width : 1)
+        }
         self.window = Window(size: settings.window)
         self.counters = Locked(Counters(halt: HaltCounter(settings.halt)))
         self.tickets = Channel(notify: notify)
@@ -62,6 +75,7 @@ public final class Scheduler: Sendable {
     /// wait for, no delay), and a one-job run spares a thread and a wake-up on the way to its job.
     /// Otherwise starts the scheduler's thread (and the jobserver's) and returns at once.
     public func start() {
+        fleet?.open()
         if let jobserver = settings.jobserver {
             let limit = settings.width
             jobserver.start(
@@ -75,8 +89,12 @@ public final class Scheduler: Sendable {
         }
     }
 
-    /// Gives every jobserver token back (at the end of the run, also after a signal).
-    public func returnTokens() { settings.jobserver?.finish() }
+    /// Gives every jobserver token back and closes the connections to other hosts (at the end of
+    /// the run, also after a signal). Blocks until the connections are closed.
+    public func finish() {
+        settings.jobserver?.finish()
+        fleet?.close()
+    }
 
     /// The printer is done with a ticket: one more job may enter the window.
     public func release() { window.release() }
@@ -138,21 +156,13 @@ public final class Scheduler: Sendable {
 
     // MARK: Any thread
 
-    /// Said once, when the system refused a spawn and the width was lowered.
-    private let notices = Locked<(said: Bool, pending: [String])>((false, []))
+    private let notices: Notices
 
     /// Queues a notice for the printer to show (at the next job's end or tick, within a second).
-    public func announce(_ notice: String) {
-        notices.withLock { $0.pending.append(notice) }
-    }
+    public func announce(_ notice: String) { notices.post(notice) }
 
     /// Notices for the printer to show (each once).
-    public func takeNotices() -> [String] {
-        notices.withLock { state in
-            defer { state.pending = [] }
-            return state.pending
-        }
-    }
+    public func takeNotices() -> [String] { notices.take() }
 
     /// The system refused a spawn for lack of processes or descriptors: run fewer at once (see
     /// ``SpawnRefusal``), say so once, and try the job again. Returns false when it is time to give up.
@@ -162,11 +172,7 @@ public final class Scheduler: Sendable {
         else { return false }
         if pool.width > width {
             pool.width = width
-            notices.withLock { state in
-                guard !state.said else { return }
-                state.said = true
-                state.pending.append("the system refused to start more processes; running at most \(width) jobs at once")
-            }
+            notices.postOnce("the system refused to start more processes; running at most \(width) jobs at once")
         }
         if let delay {
             DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
@@ -205,18 +211,23 @@ public final class Scheduler: Sendable {
 
     private func launch(_ ticket: JobTicket, attempt: Int, refusals: Int = 0) {
         let job = ticket.job
-        if let reason = job.invalidReason {
+        if let reason = job.invalidReason ?? fleet?.noneLeft {
             let run = ProcessEngine.shared.neverStarted(command(for: [], job: job, slot: 0))
-            if attempt == 1 { ticket.startPromise.tryComplete(.success(run)) }
-            conclude(ticket, status: .invalid(reason), result: run.result.value, attempts: attempt, line: [])
+            ticket.startPromise.tryComplete(.success(run))
+            conclude(ticket, status: .unrunnable(reason), result: run.result.value, attempts: attempt, line: [])
             return
         }
-        let lineForSlot = Locked<(line: [UInt8], slot: Int)>(([], 0))
+        let placement = Locked<(line: [UInt8], seat: CommandPool.Seat, session: Int)>(([], .init(lane: 0, slot: 0), 0))
         let submitted = pool.submit(
-            { [settings] slot in
-                let line = job.commandLine(slot: slot)
-                lineForSlot.withLock { $0 = (line, slot) }
-                return Self.command(for: line, job: job, slot: slot, settings: settings)
+            { [settings, fleet] seat in
+                let line = job.commandLine(slot: seat.slot)
+                var command = Self.command(for: line, job: job, slot: seat.slot, settings: settings)
+                var session = 0
+                if let fleet, fleet.isRemote(seat.lane) {
+                    (command, session) = fleet.command(for: line, job: job, seat: seat, local: command, grace: settings.grace)
+                }
+                placement.withLock { $0 = (line, seat, session) }
+                return command
             },
             order: job.number,
             onFinish: { [self] result in
@@ -228,18 +239,25 @@ public final class Scheduler: Sendable {
                     counters.running[job.number] = nil
                     return counters.halted
                 }
+                let (line, seat, session) = placement.withLock { $0 }
+                fleet?.jobEnded(lane: seat.lane, session: session)
                 if case .failedToStart(let error) = result.status, [EAGAIN, EMFILE, ENFILE].contains(error), !stopped,
                     degrade(ticket, attempt: attempt, refusals: refusals)
                 {
                     return
                 }
-                let (line, slot) = lineForSlot.withLock { $0 }
-                if RetryPolicy(retries: settings.retries).retries(after: result.succeeded, attempt: attempt, stopping: stopped) {
-                    ticket.earlierAttempts.withLock { $0.append(AttemptRecord(slot: slot, result)) }
-                    launch(ticket, attempt: attempt + 1)
-                    return
+                guard let fleet, fleet.isRemote(seat.lane), result.status == .exited(255), !stopped else {
+                    return ended(ticket, attempt: attempt, result: result, line: line, seat: seat, stopped: stopped)
                 }
-                conclude(ticket, status: Self.status(of: result), result: result, attempts: attempt, line: line, slot: slot)
+                // ssh's own failure, or the job's exit status: the host's check tells. A job whose
+                // connection dropped runs again elsewhere, and that is not another attempt.
+                fleet.lostConnection(lane: seat.lane, session: session) { [self] alive in
+                    if alive {
+                        ended(ticket, attempt: attempt, result: result, line: line, seat: seat, stopped: stopped)
+                    } else {
+                        launch(ticket, attempt: attempt)
+                    }
+                }
             })
         submitted.onComplete { [self] outcome in
             let run = outcome.get()
@@ -255,10 +273,27 @@ public final class Scheduler: Sendable {
                 // It may have finished before it was recorded: then it is not running.
                 if run.result.resolved { counters.withLock { _ = $0.running.removeValue(forKey: job.number) } }
             } else if let result = run.result.peek?.get(), result.status == .cancelled {
-                // Withdrawn before its turn (the pool stopped): onFinish never runs for it.
-                conclude(ticket, status: .notStarted, result: result, attempts: attempt, line: [])
+                // Withdrawn before its turn (the pool stopped, or no host is left): onFinish never
+                // runs for it.
+                let stopped = counters.withLock { $0.halted }
+                let status = stopped ? nil : fleet?.noneLeft.map(JobStatus.unrunnable)
+                conclude(ticket, status: status ?? .notStarted, result: result, attempts: attempt, line: [])
             }
         }
+    }
+
+    /// An attempt of `ticket`'s job has ended: it runs again (`--retries`) or the job is over.
+    private func ended(
+        _ ticket: JobTicket, attempt: Int, result: CommandResult, line: [UInt8], seat: CommandPool.Seat, stopped: Bool
+    ) {
+        if RetryPolicy(retries: settings.retries).retries(after: result.succeeded, attempt: attempt, stopping: stopped) {
+            ticket.earlierAttempts.withLock { $0.append(AttemptRecord(slot: seat.slot, result)) }
+            launch(ticket, attempt: attempt + 1)
+            return
+        }
+        conclude(
+            ticket, status: Self.status(of: result), result: result, attempts: attempt, line: line, slot: seat.slot,
+            host: fleet?.name(of: seat.lane))
     }
 
     static func status(of result: CommandResult) -> JobStatus {
@@ -273,13 +308,14 @@ public final class Scheduler: Sendable {
     /// engine's turn, once the job that takes the freed slot has been spawned.
     @discardableResult
     private func conclude(
-        _ ticket: JobTicket, status: JobStatus, result: CommandResult, attempts: Int, line: [UInt8], slot: Int = 0
+        _ ticket: JobTicket, status: JobStatus, result: CommandResult, attempts: Int, line: [UInt8], slot: Int = 0,
+        host: String? = nil
     ) -> JobOutcome {
         applyHaltPolicy(after: status)
         graph.ended(ticket.job, status)
         let outcome = JobOutcome(
             job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line, slot: slot,
-            earlierAttempts: ticket.earlierAttempts.withLock { $0 })
+            host: host, earlierAttempts: ticket.earlierAttempts.withLock { $0 })
         ProcessEngine.shared.afterThisTurn { ticket.outcomePromise.succeed(outcome) }
         return outcome
     }
@@ -336,5 +372,29 @@ final class Window: Sendable {
     /// Gives one place back. Never blocks.
     func release() {
         if count.withLock({ $0.giveBack() }) { wakeUp.signal() }
+    }
+}
+
+/// Notices for the printer to show, each once. Any thread, never blocks.
+final class Notices: Sendable {
+    private let state = Locked<(pending: [String], saidOnce: Bool)>(([], false))
+
+    func post(_ notice: String) { state.withLock { $0.pending.append(notice) } }
+
+    /// Posts `notice` unless a notice was posted with this method before.
+    func postOnce(_ notice: String) {
+        state.withLock { state in
+            guard !state.saidOnce else { return }
+            state.saidOnce = true
+            state.pending.append(notice)
+        }
+    }
+
+    /// The notices posted since the last call, oldest first.
+    func take() -> [String] {
+        state.withLock { state in
+            defer { state.pending = [] }
+            return state.pending
+        }
     }
 }

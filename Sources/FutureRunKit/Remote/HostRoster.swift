@@ -1,0 +1,131 @@
+/// The hosts of a run and how many jobs each may run now: a policy, decided as plain values
+/// (``HostFleet`` does the connecting and checking, and applies what this decides).
+///
+/// A remote host runs nothing until it has connected; then as many jobs as its slots, at most
+/// ``sessionsPerConnection`` on each of its connections (sshd's default MaxSessions). A job on it
+/// whose `ssh` exits with 255 may have lost the connection or may have exited 255 itself: the host
+/// takes no new job until a check tells which. A host that cannot be reached, or whose connection
+/// is gone, is out for the rest of the run. This machine (`:`) is always up.
+struct HostRoster: Sendable {
+    /// sshd's default MaxSessions: sessions one connection may carry at once.
+    static let sessionsPerConnection = 10
+
+    enum State: Sendable, Equatable {
+        case connecting
+        case up
+        /// A job lost its connection, maybe: takes nothing until the check answers.
+        case checking
+        case out(reason: String)
+    }
+
+    struct Host: Sendable, Equatable {
+        let spec: HostSpec
+        var state: State
+        /// Known once connected: `N/`, else by `-j` and the host's CPUs (``slots(_:cpus:local:)``).
+        var slots: Int
+        /// Connections open (this machine: none needed).
+        var connections: Int
+    }
+
+    private(set) var hosts: [Host]
+    /// `-j`: the slots of a host without `N/`.
+    private let jobs: Options.Jobs
+
+    /// - Parameters:
+    ///   - jobs: `-j`, for each host without `N/`.
+    ///   - localCPUs: this machine's usable CPUs, for `:`.
+    init(_ specs: [HostSpec], jobs: Options.Jobs, localCPUs: Int) {
+        self.jobs = jobs
+        hosts = specs.map { spec in
+            spec.isLocal
+                ? Host(
+                    spec: spec, state: .up, slots: spec.slots ?? Self.slots(jobs, cpus: localCPUs, local: true), connections: 0)
+                : Host(spec: spec, state: .connecting, slots: 0, connections: 0)
+        }
+    }
+
+    /// A host's slots by `-j` and its CPUs: `-j N` is N on each host; `-j 0` is no limit on this
+    /// machine and the CPUs on another (whose ssh sessions are not free); `N%` of its CPUs.
+    static func slots(_ jobs: Options.Jobs, cpus: Int, local: Bool) -> Int {
+        switch jobs {
+        case .cpus: cpus
+        case .count(0): local ? Int.max : cpus
+        case .count(let count): count
+        case .percentOfCPUs(let percent): max(1, cpus * percent / 100)
+        }
+    }
+
+    /// How many of its jobs host `index` may run now.
+    func width(of index: Int) -> Int {
+        let host = hosts[index]
+        guard host.state == .up else { return 0 }
+        if host.spec.isLocal { return host.slots }
+        return min(host.slots, host.connections * Self.sessionsPerConnection)
+    }
+
+    /// Connections host `index` needs for all of its slots.
+    func connectionsWanted(by index: Int) -> Int {
+        let slots = hosts[index].slots
+        return (slots + Self.sessionsPerConnection - 1) / Self.sessionsPerConnection
+    }
+
+    /// Host `index` connected and reported `cpus` CPUs. Returns how many more connections to open.
+    mutating func connected(_ index: Int, cpus: Int) -> Int {
+        guard hosts[index].state == .connecting else { return 0 }
+        hosts[index].state = .up
+        hosts[index].slots = max(1, hosts[index].spec.slots ?? Self.slots(jobs, cpus: cpus, local: false))
+        hosts[index].connections = 1
+        return connectionsWanted(by: index) - 1
+    }
+
+    /// One more connection of host `index` is open.
+    mutating func connectionAdded(_ index: Int) {
+        hosts[index].connections += 1
+    }
+
+    /// Host `index` is out; returns the one notice that says so (`nil` if it was out already).
+    mutating func takeOut(_ index: Int, reason: String) -> String? {
+        if case .out = hosts[index].state { return nil }
+        hosts[index].state = .out(reason: reason)
+        let name = hosts[index].spec.name
+        let next =
+            hosts.contains { if case .out = $0.state { false } else { true } }
+            ? "its jobs go to the other hosts" : "no host is left to run jobs"
+        return "host \(name) is out (\(reason)); \(next)"
+    }
+
+    /// A job on host `index` ended with ssh's 255. Returns whether to check the host now (it is
+    /// then ``State/checking``; a check already under way answers for this job too).
+    mutating func lostConnection(_ index: Int) -> Bool {
+        guard hosts[index].state == .up else { return false }
+        hosts[index].state = .checking
+        return true
+    }
+
+    /// The check of host `index` answered: its connection is alive (the job's 255 was its own), or
+    /// gone. Returns the notice when the host is out.
+    mutating func checked(_ index: Int, alive: Bool, reason: String) -> String? {
+        guard hosts[index].state == .checking else { return nil }
+        if alive {
+            hosts[index].state = .up
+            return nil
+        }
+        return takeOut(index, reason: reason)
+    }
+
+    /// Whether host `index` is out.
+    func isOut(_ index: Int) -> Bool {
+        if case .out = hosts[index].state { return true }
+        return false
+    }
+
+    /// When every host is out: why, naming each, for the jobs that cannot run.
+    var noneLeft: String? {
+        var reasons: [String] = []
+        for host in hosts {
+            guard case .out(let reason) = host.state else { return nil }
+            reasons.append("\(host.spec.name): \(reason)")
+        }
+        return "no host left to run it (" + reasons.joined(separator: "; ") + ")"
+    }
+}

@@ -1,0 +1,60 @@
+/// One machine to run jobs on, as `-S/--hosts` and `--hosts-file` name it: `[N/]DEST`, where DEST
+/// is what `ssh` takes (an alias of the user's ssh config, `host`, `user@host`) and N its slots;
+/// `:` is this machine.
+public struct HostSpec: Sendable, Equatable {
+    /// What `ssh` is given, or `:` for this machine.
+    public let destination: String
+    /// How many of its jobs run at once, when `N/` says; otherwise `-j`, or the machine's CPUs.
+    public let slots: Int?
+
+    public var isLocal: Bool { destination == ":" }
+
+    /// How the host is named in notices, status lines and reports.
+    public var name: String { destination }
+
+    /// Parses one `[N/]DEST`.
+    public static func parse(_ text: String) throws(UsageError) -> HostSpec {
+        let expected = "[N/]DEST: an ssh destination (host, user@host, an ssh config alias) or : for this machine, as in 4/build1"
+        var destination = Substring(text)
+        var slots: Int?
+        if let slash = text.firstIndex(of: "/"), text[..<slash].allSatisfy(\.isNumber) {
+            guard let count = Int(text[..<slash]), count > 0 else {
+                throw .invalidValue(option: "--hosts", value: text, expected: "1 or more slots before the /, as in 4/build1")
+            }
+            slots = count
+            destination = text[text.index(after: slash)...]
+        }
+        // A destination that starts with '-' would reach ssh as an option.
+        guard !destination.isEmpty, !destination.hasPrefix("-"),
+            !destination.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } ?? false })
+        else { throw .invalidValue(option: "--hosts", value: text, expected: expected) }
+        return HostSpec(destination: String(destination), slots: slots)
+    }
+
+    /// The hosts of `-S` values (each a comma-separated list) and `--hosts-file` lines (`#` starts a
+    /// comment, blank lines are skipped), in that order. A host named twice is refused.
+    public static func list(options values: [String], fileLines: [String]) throws(UsageError) -> [HostSpec] {
+        var texts = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        for line in fileLines {
+            let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let trimmed = content.trimmingWhitespace()
+            if !trimmed.isEmpty { texts.append(trimmed) }
+        }
+        var hosts: [HostSpec] = []
+        for text in texts {
+            let host = try parse(text.trimmingWhitespace())
+            guard !hosts.contains(where: { $0.destination == host.destination }) else {
+                throw .invalidValue(
+                    option: "--hosts", value: host.destination, expected: "each host once (give N/ for more slots)")
+            }
+            hosts.append(host)
+        }
+        return hosts
+    }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}

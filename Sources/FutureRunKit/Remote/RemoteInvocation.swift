@@ -1,0 +1,59 @@
+/// How a job reaches a remote `/bin/sh -c` unchanged, whatever the remote login shell (sh, bash,
+/// zsh, fish, csh): the `ssh` command line carries only ``launcher``, the same text for every job,
+/// and the job itself travels on ssh's standard input as a ``payload``.
+///
+/// sshd runs the command line through the user's login shell. The launcher is one single-quoted
+/// word for `/bin/sh` without `'`, `\`, `!` or a newline, so every one of those shells passes it
+/// through as it is. It reads the payload (a line count, then that many lines: a POSIX sh script
+/// that futurerun quoted for `/bin/sh` alone) and runs it. The script keeps a watcher on the rest of
+/// standard input, which futurerun holds open while the job runs (``Command/Input``): when the
+/// connection ends (the job was stopped, its `ssh` killed, or futurerun died), the watcher's read
+/// ends and it sends SIGTERM to the remote process group, then SIGKILL after the grace period. sshd
+/// makes each session a group of its own, so that group is the job's whole remote process tree.
+public enum RemoteInvocation {
+    /// The command line ssh sends for every job (safe in any login shell; see the type's comment).
+    public static let launcher =
+        "exec /bin/sh -c '"
+        + "exec 3<&0 </dev/null;n=$(echo;echo .);n=${n%.};IFS= read -r c <&3||exit 255;s=;i=0;"
+        + "while [ \"$i\" -lt \"$c\" ];do IFS= read -r l <&3||exit 255;s=$s$l$n;i=$((i+1));done;"
+        + "exec /bin/sh -c \"$s\" futurerun' futurerun"
+
+    /// What the remote side asks of a host when it connects: how many CPUs it has.
+    static let cpuQuery = "exec /bin/sh -c 'nproc 2>/dev/null || getconf _NPROCESSORS_ONLN'"
+
+    /// The bytes sent on the job's standard input: the line count of the script, then the script,
+    /// which sets the job's environment and directory and runs `shell -c command` under the watcher.
+    ///
+    /// - Parameters:
+    ///   - environment: variables to set (value) or unset (`nil`) for the job, in order.
+    ///   - grace: between the watcher's SIGTERM and SIGKILL.
+    public static func payload(
+        command: [UInt8], shell: String, environment: [(name: String, value: String?)], workingDirectory: String?,
+        grace: Duration
+    ) -> [UInt8] {
+        var script: [UInt8] = []
+        script.reserveCapacity(command.count + 512)
+        let seconds = String(format3: grace.seconds)
+        script += Array(
+            """
+            (trap '' TERM; while read -r _; do :; done; kill -TERM 0; sleep \(seconds); kill -KILL 0) <&3 >/dev/null 2>&1 &
+            w=$!
+            exec 3<&-
+
+            """.utf8)
+        for (name, value) in environment {
+            if let value {
+                script += Array("export \(name)=".utf8) + ShellQuoting.word(Array(value.utf8)) + [0x0A]
+            } else {
+                script += Array("unset \(name)\n".utf8)
+            }
+        }
+        if let workingDirectory {
+            script += Array("cd ".utf8) + ShellQuoting.word(Array(workingDirectory.utf8)) + Array(" || exit 1\n".utf8)
+        }
+        script += ShellQuoting.word(Array(shell.utf8)) + Array(" -c ".utf8) + ShellQuoting.word(command) + [0x0A]
+        script += Array("r=$?\nkill -KILL \"$w\" 2>/dev/null\nexit \"$r\"\n".utf8)
+        let lines = script.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        return Array("\(lines)\n".utf8) + script
+    }
+}

@@ -1,0 +1,118 @@
+import FutureCore
+import Testing
+
+@testable import FutureRunKit
+
+/// Hosts as values: how `-S` is read, what the roster decides, and the remote invocation run by a
+/// real `/bin/sh` here (no ssh: the end-to-end suite has the real sshd).
+@Suite struct Hosts {
+    @Test func hostSpecsReadSlotsDestinationsAndThisMachine() throws {
+        #expect(try HostSpec.parse("4/build1") == HostSpec(destination: "build1", slots: 4))
+        #expect(try HostSpec.parse("ci@10.0.0.5") == HostSpec(destination: "ci@10.0.0.5", slots: nil))
+        #expect(try HostSpec.parse(":").isLocal)
+        #expect(try HostSpec.parse("2/:") == HostSpec(destination: ":", slots: 2))
+        // A destination may hold a slash that is not a slot count.
+        #expect(try HostSpec.parse("a/b") == HostSpec(destination: "a/b", slots: nil))
+        for bad in ["", "0/h", "4/", "-oProxyCommand=x", "two words", "h\u{1}"] {
+            #expect(throws: UsageError.self, "\(bad)") { try HostSpec.parse(bad) }
+        }
+        let hosts = try HostSpec.list(options: ["h1,2/h2"], fileLines: ["# build farm", "", "  8/h3  # the big one", ":"])
+        #expect(hosts.map(\.destination) == ["h1", "h2", "h3", ":"])
+        #expect(hosts.map(\.slots) == [nil, 2, 8, nil])
+        #expect(throws: UsageError.self) { try HostSpec.list(options: ["h1", "2/h1"], fileLines: []) }
+    }
+
+    @Test func aHostRunsNothingUntilConnectedThenItsSlotsAtMostTenPerConnection() {
+        var roster = HostRoster(
+            [
+                HostSpec(destination: ":", slots: nil), HostSpec(destination: "a", slots: nil),
+                HostSpec(destination: "b", slots: 24),
+            ],
+            jobs: .cpus, localCPUs: 3)
+        #expect((0..<3).map { roster.width(of: $0) } == [3, 0, 0])
+        let moreForA = roster.connected(1, cpus: 8)
+        #expect(moreForA == 0 && roster.width(of: 1) == 8)
+        // 24 slots need three connections of ten sessions.
+        let moreForB = roster.connected(2, cpus: 4)
+        #expect(moreForB == 2 && roster.width(of: 2) == 10)
+        roster.connectionAdded(2)
+        roster.connectionAdded(2)
+        #expect(roster.width(of: 2) == 24)
+    }
+
+    @Test func jobsOptionGivesEachHostItsSlots() {
+        #expect(HostRoster.slots(.count(4), cpus: 16, local: false) == 4)
+        #expect(HostRoster.slots(.percentOfCPUs(50), cpus: 16, local: false) == 8)
+        #expect(HostRoster.slots(.count(0), cpus: 16, local: false) == 16)
+        #expect(HostRoster.slots(.count(0), cpus: 16, local: true) == .max)
+        var roster = HostRoster([HostSpec(destination: "a", slots: nil)], jobs: .count(2), localCPUs: 1)
+        _ = roster.connected(0, cpus: 64)
+        #expect(roster.width(of: 0) == 2)
+    }
+
+    @Test func aLostConnectionIsCheckedOnceThenTheHostIsBackOrOut() {
+        var roster = HostRoster(
+            [HostSpec(destination: "a", slots: 2), HostSpec(destination: "b", slots: 2)], jobs: .cpus, localCPUs: 1)
+        _ = roster.connected(0, cpus: 1)
+        _ = roster.connected(1, cpus: 1)
+        let first = roster.lostConnection(0)
+        let second = roster.lostConnection(0)
+        #expect(first && !second, "a check under way answers for the next job too")
+        #expect(roster.width(of: 0) == 0)
+        let back = roster.checked(0, alive: true, reason: "")
+        #expect(back == nil && roster.width(of: 0) == 2)
+        let again = roster.lostConnection(0)
+        let out = roster.checked(0, alive: false, reason: "its connection dropped")
+        #expect(again && out == "host a is out (its connection dropped); its jobs go to the other hosts")
+        #expect(roster.width(of: 0) == 0 && roster.isOut(0) && roster.noneLeft == nil)
+        let last = roster.takeOut(1, reason: "gone")
+        let twice = roster.takeOut(1, reason: "again")
+        #expect(last == "host b is out (gone); no host is left to run jobs")
+        #expect(twice == nil, "one notice per host")
+        #expect(roster.noneLeft == "no host left to run it (a: its connection dropped; b: gone)")
+    }
+
+    @Test func sshCommandsSplitAsTheShellWould() throws {
+        #expect(
+            try OptionValue.commandWords("ssh -F 'my config' -o \"A=b c\" x\\ y", option: "--ssh")
+                == ["ssh", "-F", "my config", "-o", "A=b c", "x y"])
+        #expect(try OptionValue.commandWords(#"a "\$b\q" ''"#, option: "--ssh") == ["a", #"$b\q"#, ""])
+        for bad in ["", "  ", "'open", "end\\"] {
+            #expect(throws: UsageError.self, "\(bad)") { try OptionValue.commandWords(bad, option: "--ssh") }
+        }
+    }
+
+    /// The launcher and a payload through a real `/bin/sh`, as sshd would run them (without the
+    /// login shell, which the end-to-end tests cover).
+    private func runRemotely(
+        _ command: String, environment: [(name: String, value: String?)] = [], directory: String? = nil
+    )
+        -> CommandResult
+    {
+        var invocation = Command(["/bin/sh", "-c", RemoteInvocation.launcher])
+        invocation.input = .bytesThenHeldOpen(
+            RemoteInvocation.payload(
+                command: Array(command.utf8), shell: "/bin/sh", environment: environment, workingDirectory: directory,
+                grace: .seconds(1)))
+        invocation.timeout = .seconds(30)
+        return invocation.run().value
+    }
+
+    @Test func theLauncherIsOneWordEveryLoginShellPassesThrough() {
+        let quoted = RemoteInvocation.launcher.split(separator: "'")
+        #expect(quoted.count == 3, "one single-quoted word")
+        #expect(!quoted[1].contains { "\\!\n".contains($0) })
+    }
+
+    @Test func aPayloadRunsTheCommandUnchangedWithItsEnvironmentDirectoryAndStatus() {
+        let hostile = "printf '%s|' \"a'b\" '$HOME' \\\\ \"$(printf 'x\\ny')\"; echo; exit 7"
+        let result = runRemotely(hostile)
+        #expect(result.status == .exited(7))
+        #expect(String(decoding: result.stdout.bytes(), as: UTF8.self) == "a'b|$HOME|\\|x\ny|\n")
+        let setting = runRemotely(
+            "pwd; echo \"$A|${B-unset}\"", environment: [("A", "it's \"1\"\nand 2"), ("B", nil)], directory: "/tmp")
+        #expect(String(decoding: setting.stdout.bytes(), as: UTF8.self) == "/tmp\nit's \"1\"\nand 2|unset\n")
+        // Nothing more on stdout or stderr than the job's own.
+        #expect(result.stderr.bytes().isEmpty && setting.stderr.bytes().isEmpty)
+    }
+}
