@@ -31,7 +31,8 @@ import Testing
         let run = remote(
             hosts, scratch,
             [
-                "-S", "1/h2,1/h3", "--joblog", scratch.file("log"), "--json", scratch.file("json"), "--each",
+                "-S", "1/h2,1/h3", "--joblog", scratch.file("log"), "--json", scratch.file("json"), "--timeline",
+                scratch.file("run.svg"), "--each",
                 "sleep 0.3; set -- $SSH_CONNECTION; echo {} $3", "1", "2", "3", "4",
             ])
         #expect(run.status == 0, "\(run.err)")
@@ -53,6 +54,9 @@ import Testing
             #expect(run.errLines.contains { $0.contains("[\(job)/4]") && $0.contains("on \(host)") })
         }
         #expect(used == ["h2", "h3"], "both hosts ran jobs")
+        // The timeline has a row per host and slot (slots are the run's, `{%}`, as in the status).
+        let svg = scratch.read("run.svg") ?? ""
+        #expect(svg.contains(">h2 · ") && svg.contains(">h3 · ") && !svg.contains(">slot "))
         // One login per host: every job was a session on the host's one connection.
         #expect(hosts.logins("h2") == 1 && hosts.logins("h3") == 1)
         expectConnectionsClosed(scratch)

@@ -174,7 +174,7 @@ public final class CommandPool: Sendable {
         return promise.future
     }
 
-    /// Whether ``submit(_:onFinish:)`` still takes commands.
+    /// Whether ``submit(_:order:onFinish:)`` still takes commands.
     public var admitsMore: Bool { state.withLock { !$0.stopped || $0.admitting > 0 } }
 
     /// Starts nothing more: commands still queued resolve at once as cancelled, never run. Running

@@ -71,7 +71,9 @@ final class HostFleet: Sendable {
             let result = outcome.get()
             let answer = String(decoding: result.stdout.bytes(), as: UTF8.self).trimmingWhitespace()
             guard result.succeeded, let cpus = Int(answer), cpus > 0 else {
-                return takeOut(lane, reason: Self.reason(result, answer: answer))
+                // A further connection that fails leaves the host running on the ones it has.
+                if connection == 0 { takeOut(lane, reason: Self.reason(result, answer: answer)) }
+                return
             }
             host.opened(connection: connection, masterProcess: nil)
             guardMaster(host, connection: connection)
@@ -141,7 +143,10 @@ final class HostFleet: Sendable {
             let alive = outcome.get().succeeded
             let notice = roster.withLock { $0.checked(lane, alive: alive, reason: "its connection dropped") }
             let deciders = waiting.withLock { $0.removeValue(forKey: lane) ?? [] }
-            if let notice { announce(notice) }
+            if let notice {
+                announce(notice)
+                host.forgetMasters()
+            }
             applyWidth(lane)
             for decide in deciders { decide(alive) }
             withdrawIfNoneLeft()

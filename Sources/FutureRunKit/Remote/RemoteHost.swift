@@ -15,8 +15,9 @@ final class RemoteHost: Sendable {
     private let index: Int
     /// Sessions running on each open connection.
     private let sessions = Locked<[Int]>([])
-    /// The guardian's entries of the connections' master processes.
-    private let guarded = Locked<[Int32]>([])
+    /// The guardian's entries of the connections' master processes; once `forgotten`, no more
+    /// are made (a master's pid must not stay in the guardian's table after it has ended).
+    private let guarded = Locked<(entries: [Int32], forgotten: Bool)>(([], false))
 
     init(_ spec: HostSpec, index: Int, ssh: [String], controlDirectory: String) {
         self.spec = spec
@@ -77,8 +78,9 @@ final class RemoteHost: Sendable {
         sessions.withLock { counts in
             while counts.count <= connection { counts.append(0) }
         }
-        if let pid = masterProcess, let entry = ProcessEngine.shared.guardGroup(pid) {
-            guarded.withLock { $0.append(entry) }
+        guard let pid = masterProcess else { return }
+        guarded.withLock { guarded in
+            if !guarded.forgotten, let entry = ProcessEngine.shared.guardGroup(pid) { guarded.entries.append(entry) }
         }
     }
 
@@ -103,11 +105,11 @@ final class RemoteHost: Sendable {
         (0..<connectionCount).map { closeCommand(connection: $0).run() }
     }
 
-    /// The connections are closed: the guardian has no master of this host left to end.
+    /// The connections are closed, or gone: the guardian has no master of this host left to end.
     func forgetMasters() {
-        let entries = guarded.withLock { entries in
-            defer { entries = [] }
-            return entries
+        let entries = guarded.withLock { guarded in
+            defer { guarded = ([], true) }
+            return guarded.entries
         }
         for entry in entries { ProcessEngine.shared.stopGuarding(entry) }
     }

@@ -5,7 +5,7 @@
 /// sshd runs the command line through the user's login shell. The launcher is one single-quoted
 /// word for `/bin/sh` without `'`, `\`, `!` or a newline, so every one of those shells passes it
 /// through as it is. It reads the payload (a line count, then that many lines: a POSIX sh script
-/// that futurerun quoted for `/bin/sh` alone) and runs it. The script keeps a watcher on the rest of
+/// that futurerun quoted for `/bin/sh` alone) and runs it in the same shell. The script keeps a watcher on the rest of
 /// standard input, which futurerun holds open while the job runs (``Command/Input``): when the
 /// connection ends (the job was stopped, its `ssh` killed, or futurerun died), the watcher's read
 /// ends and it sends SIGTERM to the remote process group, then SIGKILL after the grace period. sshd
@@ -16,7 +16,7 @@ public enum RemoteInvocation {
         "exec /bin/sh -c '"
         + "exec 3<&0 </dev/null;n=$(echo;echo .);n=${n%.};IFS= read -r c <&3||exit 255;s=;i=0;"
         + "while [ \"$i\" -lt \"$c\" ];do IFS= read -r l <&3||exit 255;s=$s$l$n;i=$((i+1));done;"
-        + "exec /bin/sh -c \"$s\" futurerun' futurerun"
+        + "eval \"$s\"' futurerun"
 
     /// What the remote side asks of a host when it connects: how many CPUs it has.
     static let cpuQuery = "exec /bin/sh -c 'nproc 2>/dev/null || getconf _NPROCESSORS_ONLN'"

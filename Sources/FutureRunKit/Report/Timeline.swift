@@ -1,7 +1,7 @@
 import FutureCore
 
 /// `--timeline FILE`: a standalone SVG of the run, written when it ends (also when interrupted):
-/// one row per slot, each job attempt a bar from its start to its end, colored by how it ended,
+/// one row per slot (per host and slot, in a run over hosts), each job attempt a bar from its start to its end, colored by how it ended,
 /// with a tooltip; skipped jobs listed; with jobs that wait for jobs, the critical path outlined.
 /// Collects as jobs finish; ``TimelineDrawing`` draws.
 final class Timeline: Report {
@@ -27,13 +27,14 @@ final class Timeline: Report {
         case .notStarted: break
         default:
             let command = String(decoding: outcome.commandLine, as: UTF8.self)
-            let attempts = outcome.earlierAttempts + [AttemptRecord(slot: outcome.slot, outcome.result)]
+            let attempts = outcome.earlierAttempts + [AttemptRecord(slot: outcome.slot, host: outcome.host, outcome.result)]
             for (index, attempt) in attempts.enumerated() {
                 let status = index < attempts.count - 1 ? .failed : Self.drawn(outcome.status)
                 bars.append(
                     TimelineDrawing.Bar(
                         number: job.number, label: job.label, command: command, outcome: status,
-                        detail: Self.detail(attempt.status, outcome.status), slot: max(1, attempt.slot), start: attempt.start,
+                        detail: Self.detail(attempt.status, outcome.status), slot: max(1, attempt.slot), host: attempt.host,
+                        start: attempt.start,
                         wall: attempt.wall.seconds, cpu: attempt.cpu.seconds, maxResidentBytes: attempt.maxResidentBytes,
                         attempt: index + 1, attempts: attempts.count))
             }

@@ -24,6 +24,8 @@ enum TimelineDrawing {
         var outcome: Outcome
         var detail: String
         var slot: Int
+        /// The host, in a run over hosts (`-S`).
+        var host: String? = nil
         /// Unix time, seconds.
         var start: Double
         var wall: Double
@@ -65,10 +67,33 @@ enum TimelineDrawing {
         return path
     }
 
+    /// The rows' labels, and each bar's row (from 1): a row per slot; in a run over hosts, a row
+    /// per host and slot (`build1 · 2`), hosts in the order they first ran a job.
+    private static func rows(_ bars: [Bar]) -> (labels: [String], row: (Bar) -> Int) {
+        guard bars.contains(where: { $0.host != nil }) else {
+            let count = max(1, bars.map(\.slot).max() ?? 1)
+            return ((1...count).map { "slot \($0)" }, { $0.slot })
+        }
+        var hosts: [String] = []
+        for bar in bars.sorted(by: { $0.start < $1.start }) where !hosts.contains(bar.host ?? ":") {
+            hosts.append(bar.host ?? ":")
+        }
+        var keys: [String: Set<Int>] = [:]
+        for bar in bars { keys[bar.host ?? ":", default: []].insert(bar.slot) }
+        let ordered = hosts.flatMap { host in keys[host, default: []].sorted().map { (host, $0) } }
+        var index: [String: Int] = [:]
+        for (position, key) in ordered.enumerated() { index["\(key.0)\u{0}\(key.1)"] = position + 1 }
+        let labels = ordered.map { "\(Style.sanitize($0.0)) · \($0.1)" }
+        return (labels, { index["\($0.host ?? ":")\u{0}\($0.slot)"] ?? 1 })
+    }
+
     static func svg(bars: [Bar], skipped: [(number: Int, label: String, reason: String)], caption: String) -> String {
         let origin = bars.map(\.start).min() ?? 0
         let span = max(0.001, (bars.map(\.end).max() ?? origin) - origin)
-        let rows = max(1, bars.map(\.slot).max() ?? 1)
+        let (rowLabels, rowOf) = rows(bars)
+        let rows = rowLabels.count
+        // Wide enough for the longest row label (about 7 px a character).
+        let left = max(Self.left, 16 + 7 * Double(rowLabels.map(\.count).max() ?? 0))
         let scale = plotWidth / span
         let plotBottom = top + Double(rows) * rowHeight
         let height = plotBottom + 70 + Double(skipped.count) * 16
@@ -88,7 +113,7 @@ enum TimelineDrawing {
                 "<rect x=\"\(format(left))\" y=\"\(format(y))\" width=\"\(format(plotWidth))\" height=\"\(format(rowHeight))\" "
             svg += "fill=\"\(row % 2 == 0 ? "#f4f5f7" : "#fbfbfc")\"/>\n"
             svg +=
-                "<text x=\"\(format(left - 8))\" y=\"\(format(y + 17))\" text-anchor=\"end\" fill=\"#555\">slot \(row)</text>\n"
+                "<text x=\"\(format(left - 8))\" y=\"\(format(y + 17))\" text-anchor=\"end\" fill=\"#555\">\(text(rowLabels[row - 1]))</text>\n"
         }
         for tick in ticks(span: span) {
             let x = left + tick * scale
@@ -99,7 +124,7 @@ enum TimelineDrawing {
         }
         for bar in bars {
             let x = left + (bar.start - origin) * scale
-            let y = top + Double(bar.slot - 1) * rowHeight + 3
+            let y = top + Double(rowOf(bar) - 1) * rowHeight + 3
             let barWidth = max(1, bar.wall * scale)
             svg += "<g class=\"job\" data-job=\"\(bar.number)\" data-attempt=\"\(bar.attempt)\">"
             svg +=

@@ -52,6 +52,8 @@ public struct JobOutcome: Sendable {
 /// One attempt of a job, as the timeline draws it: where and when it ran, how it ended, what it used.
 public struct AttemptRecord: Sendable, Equatable {
     public var slot: Int
+    /// In a run over hosts (`-S`), the host it ran on.
+    public var host: String?
     public var status: TerminationStatus
     /// Unix time in seconds.
     public var start: Double
@@ -59,8 +61,9 @@ public struct AttemptRecord: Sendable, Equatable {
     public var cpu: Duration
     public var maxResidentBytes: Int
 
-    init(slot: Int, _ result: CommandResult) {
+    init(slot: Int, host: String?, _ result: CommandResult) {
         self.slot = slot
+        self.host = host
         status = result.status
         start = result.startTime
         wall = result.wallTime

@@ -287,7 +287,9 @@ public final class Scheduler: Sendable {
         _ ticket: JobTicket, attempt: Int, result: CommandResult, line: [UInt8], seat: CommandPool.Seat, stopped: Bool
     ) {
         if RetryPolicy(retries: settings.retries).retries(after: result.succeeded, attempt: attempt, stopping: stopped) {
-            ticket.earlierAttempts.withLock { $0.append(AttemptRecord(slot: seat.slot, result)) }
+            ticket.earlierAttempts.withLock {
+                $0.append(AttemptRecord(slot: seat.slot, host: fleet?.name(of: seat.lane), result))
+            }
             launch(ticket, attempt: attempt + 1)
             return
         }
@@ -352,49 +354,5 @@ public final class Scheduler: Sendable {
         command.timeout = settings.timeout
         command.gracePeriod = settings.grace
         return command
-    }
-}
-
-/// The scheduler's window: how many jobs may be between it and the printer. The scheduler waits
-/// when it is full and is woken only once half of it is free again (``WindowCount``), so refilling
-/// costs one wake-up per half window rather than one per job.
-final class Window: Sendable {
-    private let count: Locked<WindowCount>
-    private let wakeUp = DispatchSemaphore(value: 0)
-
-    init(size: Int) { count = Locked(WindowCount(size: size)) }
-
-    /// Takes one place, blocking while there is none.
-    func acquire() {
-        while !count.withLock({ $0.take() }) { wakeUp.wait() }
-    }
-
-    /// Gives one place back. Never blocks.
-    func release() {
-        if count.withLock({ $0.giveBack() }) { wakeUp.signal() }
-    }
-}
-
-/// Notices for the printer to show, each once. Any thread, never blocks.
-final class Notices: Sendable {
-    private let state = Locked<(pending: [String], saidOnce: Bool)>(([], false))
-
-    func post(_ notice: String) { state.withLock { $0.pending.append(notice) } }
-
-    /// Posts `notice` unless a notice was posted with this method before.
-    func postOnce(_ notice: String) {
-        state.withLock { state in
-            guard !state.saidOnce else { return }
-            state.saidOnce = true
-            state.pending.append(notice)
-        }
-    }
-
-    /// The notices posted since the last call, oldest first.
-    func take() -> [String] {
-        state.withLock { state in
-            defer { state.pending = [] }
-            return state.pending
-        }
     }
 }

@@ -27,6 +27,10 @@ public enum Help {
           @build after=gen make      start once gen succeeded (after-any=gen: once it ended)
           Names refer only to jobs before them; dependants of a failure are skipped.
 
+        MANY MACHINES (-S: over OpenSSH; output, order and reports as if the jobs ran here)
+          futurerun -S 8/build1,user@build2,: --each 'make -C {} test' ::: lib app cli
+          A host is [N/]DEST (N slots, else -j, else its CPUs); : is this machine.
+
         REPLACEMENT STRINGS (--each; arguments are shell-quoted when substituted)
           {}  argument          {.}  without extension   {/}  base name     {//}  directory
           {/.} base name without extension    {#}  job number    {%}  job slot
