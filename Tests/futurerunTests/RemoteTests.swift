@@ -82,6 +82,33 @@ import Testing
         return intervals.map { interval in intervals.filter { $0.0 <= interval.0 && interval.0 < $0.1 }.count }.max() ?? 0
     }
 
+    @Test func moreSlotsThanSshdAllowsSessionsOnAConnectionOpenAnotherConnection() throws {
+        let hosts = try startHosts()
+        let scratch = Scratch()
+        // sshd's MaxSessions is 10: twelve at once on one host need two connections.
+        let job = "date +%s%N > \(quoted(scratch.path))/start.{}; sleep 1; date +%s%N > \(quoted(scratch.path))/end.{}"
+        let run = remote(hosts, scratch, ["--sshlogin", "12/h2", "--each", job] + (1...12).map(String.init))
+        #expect(run.status == 0, "\(run.err)")
+        #expect(maximumOverlap(scratch, jobs: 12) == 12)
+        #expect(hosts.logins("h2") == 2)
+        expectConnectionsClosed(scratch)
+    }
+
+    @Test func hostsFileAddsHostsWithCommentsAndBlankLines() throws {
+        let hosts = try startHosts()
+        let scratch = Scratch()
+        scratch.write("hosts", "# the farm\n\n1/h2   # small\n1/h3\n")
+        let run = remote(
+            hosts, scratch,
+            ["--hosts-file", scratch.file("hosts"), "--joblog", scratch.file("log"), "--each", "sleep 0.5; echo {}", "1", "2"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "1\n2\n")
+        let logHosts = (scratch.read("log") ?? "").split(separator: "\n").dropFirst().map { String($0.split(separator: "\t")[1]) }
+        #expect(logHosts.count == 2 && logHosts.allSatisfy { ["h2", "h3"].contains($0) })
+        // Both hosts of the file were connected to (which ran which job is up to their timing).
+        #expect(hosts.logins("h2") == 1 && hosts.logins("h3") == 1)
+    }
+
     @Test(arguments: ["h2", "h2-zsh", "h2-fish"])
     func commandsReachTheRemoteShellByteForByteWhateverTheLoginShell(host: String) throws {
         let hosts = try startHosts()

@@ -113,9 +113,15 @@ final class TestHosts {
         return pid_t((scratch.read("sshd.pid." + address) ?? "").filter(\.isNumber)) ?? 0
     }
 
-    /// Logins accepted so far by `name`'s sshd (each is one connection).
+    /// Logins `name`'s sshd accepted (each is one connection), once every connection has ended (its
+    /// last line is written as it ends, maybe after futurerun's exit). sshd ends log lines with
+    /// CRLF, one Character in Swift: lines are split at any newline.
     func logins(_ name: String) -> Int {
-        (scratch.read("log_\(name)") ?? "").split(separator: "\n").filter { $0.contains("Accepted publickey") }.count
+        let count = { (text: String) in
+            (self.scratch.read("log_\(name)") ?? "").split(whereSeparator: \.isNewline).filter { $0.contains(text) }.count
+        }
+        _ = eventually(10) { count("Accepted publickey") == count("Disconnected from user") }
+        return count("Accepted publickey")
     }
 
     /// The host drops: its sshd and every connection and session it has are killed at once
