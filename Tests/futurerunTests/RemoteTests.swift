@@ -243,8 +243,12 @@ import Testing
     @Test func withNoHostLeftTheRemainingJobsFailNamingIt() throws {
         let hosts = try startHosts()
         let scratch = Scratch()
-        let run = remote(hosts, scratch, ["-S", "dead", "--each", "echo {}", "a", "b", "c"])
+        let run = remote(
+            hosts, scratch, ["-S", "dead", "--timeline", scratch.file("run.svg"), "--each", "echo {}", "a", "b", "c"])
         #expect(run.status == 3)
+        // The timeline draws no bar for a job that never ran; it lists it, with why.
+        let svg = scratch.read("run.svg") ?? ""
+        #expect(!svg.contains("class=\"job\"") && svg.ranges(of: "could not run: no host left").count == 3)
         #expect(run.out.isEmpty)
         let failures = run.errLines.filter { $0.hasPrefix("FAIL") }
         #expect(failures.count == 3)

@@ -24,6 +24,8 @@ final class Timeline: Report {
         if let header = job.header { headers[job.number] = header }
         switch outcome.status {
         case .skipped(let reason): skipped.append((job.number, job.label, reason))
+        // Never ran (its input could not be a job, no host was left): no bar, a line like a skip's.
+        case .unrunnable(let reason): skipped.append((job.number, job.label, "could not run: " + reason))
         case .notStarted: break
         default:
             let command = String(decoding: outcome.commandLine, as: UTF8.self)
@@ -52,7 +54,6 @@ final class Timeline: Report {
 
     private static func detail(_ termination: TerminationStatus, _ status: JobStatus) -> String {
         switch status {
-        case .unrunnable(let reason): reason
         case .stopped: "stopped by futurerun"
         default: termination == .exited(0) ? "ok" : StatusLine.describe(termination)
         }
