@@ -280,13 +280,14 @@ import Testing
         let marker = quoted(scratch.file("ran"))
         for arguments in [
             ["-S", "0/h2"], ["-S", "-oProxyCommand=x"], ["-S", "h2,h2"], ["-S", "h2,"],
-            ["--hosts-file", scratch.file("missing")],
+            ["--hosts-file", scratch.file("missing")], ["--hosts-file", "/dev/null"],
             ["-S", "h2", "--ssh", "no-such-ssh-program"], ["-S", "h2", "--ssh", "'unclosed"], ["-S", "h2", "--env", "1BAD"],
         ] {
-            let run = futurerun(arguments + ["touch \(marker)"])
+            let run = futurerun(arguments + ["--joblog", scratch.file("log"), "touch \(marker)"])
             #expect(run.status == 255, "\(arguments)")
             #expect(run.errLines.count == 1 && run.errLines[0].hasPrefix("futurerun: "), "\(arguments): \(run.err)")
-            #expect(!scratch.exists("ran"))
+            // Nothing half-done: no job, no report file.
+            #expect(!scratch.exists("ran") && !scratch.exists("log"), "\(arguments)")
         }
     }
 }

@@ -27,6 +27,7 @@ struct Plan {
         startNotices = [selectionNotice, source.shardNotice].compactMap { $0 }
 
         let hosts = try Self.hosts(options)
+        let ssh = hosts.isEmpty ? [] : try Self.sshCommand(options)
         let runsHere = hosts.isEmpty || hosts.contains { $0.isLocal }
         if let directory = options.workingDirectory, runsHere {
             var info = stat()
@@ -89,7 +90,6 @@ struct Plan {
         if options.resume != nil, let log = options.jobLog, !log.hasPrefix("+") { reportOptions.jobLog = "+" + log }
         reports = try ReportSet.open(reportOptions, stepSummary: ci == .github ? environment["GITHUB_STEP_SUMMARY"] : nil)
         if !hosts.isEmpty {
-            let ssh = try Self.sshCommand(options)
             // Last, and only for a real run: nothing after it can fail, so the directory never
             // outlives a refused run (the run's end removes it).
             let controlDirectory = options.dryRun ? "" : HostFleet.makeControlDirectory()

@@ -28,13 +28,13 @@ final class HostFleet: Sendable {
     let settings: Settings
     /// The pool jobs run in: one lane per host, as wide as the host may run jobs now.
     let pool: CommandPool
-    private let roster: Locked<HostRoster>
+    /// The roster, and the jobs whose ssh ended with 255 on a host being checked, by lane: each
+    /// is told whether the connection was alive (the 255 was the job's own) or not (the job must
+    /// run elsewhere). One lock: a job cannot join a check that has already answered.
+    private let state: Locked<(roster: HostRoster, waiting: [Int: [@Sendable (_ alive: Bool) -> Void]])>
     /// By lane; `nil` for this machine.
     private let remotes: [RemoteHost?]
     private let announce: @Sendable (String) -> Void
-    /// Jobs whose ssh ended with 255 on a host being checked, by lane: each is told whether the
-    /// connection was alive (the 255 was the job's own) or not (the job must run elsewhere).
-    private let waiting = Locked<[Int: [@Sendable (_ alive: Bool) -> Void]]>([:])
 
     /// - Parameter announce: shows a notice (a host taken out), from any thread.
     init(_ settings: Settings, announce: @escaping @Sendable (String) -> Void) {
@@ -42,7 +42,7 @@ final class HostFleet: Sendable {
         self.announce = announce
         let roster = HostRoster(settings.hosts, jobs: settings.jobs, localCPUs: settings.localCPUs)
         pool = CommandPool(laneWidths: settings.hosts.indices.map { roster.width(of: $0) })
-        self.roster = Locked(roster)
+        state = Locked((roster, [:]))
         remotes = settings.hosts.enumerated().map { index, spec in
             spec.isLocal
                 ? nil : RemoteHost(spec, index: index, ssh: settings.ssh, controlDirectory: settings.controlDirectory)
@@ -64,24 +64,25 @@ final class HostFleet: Sendable {
     func name(of lane: Int) -> String { settings.hosts[lane].name }
 
     /// When every host is out: the reason the jobs left cannot run.
-    var noneLeft: String? { roster.withLock { $0.noneLeft } }
+    var noneLeft: String? { state.withLock { $0.roster.noneLeft } }
 
     private func connect(_ host: RemoteHost, lane: Int, connection: Int) {
         host.openCommand(connection: connection).run().onComplete { [self] outcome in
             let result = outcome.get()
-            let answer = String(decoding: result.stdout.bytes(), as: UTF8.self).trimmingWhitespace()
-            guard result.succeeded, let cpus = Int(answer), cpus > 0 else {
+            // The last line: a login shell's start-up files may print before it.
+            let answer = String(decoding: result.stdout.bytes(), as: UTF8.self).split(whereSeparator: \.isNewline).last
+            guard result.succeeded, let cpus = answer.flatMap({ Int($0.trimmingWhitespace()) }), cpus > 0 else {
                 // A further connection that fails leaves the host running on the ones it has.
-                if connection == 0 { takeOut(lane, reason: Self.reason(result, answer: answer)) }
+                if connection == 0 { takeOut(lane, reason: Self.reason(result, answer: String(answer ?? ""))) }
                 return
             }
             host.opened(connection: connection, masterProcess: nil)
             guardMaster(host, connection: connection)
             if connection == 0 {
-                let more = roster.withLock { $0.connected(lane, cpus: cpus) }
+                let more = state.withLock { $0.roster.connected(lane, cpus: cpus) }
                 for extra in 0..<more { connect(host, lane: lane, connection: 1 + extra) }
             } else {
-                roster.withLock { $0.connectionAdded(lane) }
+                state.withLock { $0.roster.connectionAdded(lane) }
             }
             applyWidth(lane)
         }
@@ -98,13 +99,13 @@ final class HostFleet: Sendable {
 
     /// Why a connection could not be opened: ssh's last line on stderr, or how the ssh ended.
     private static func reason(_ result: CommandResult, answer: String) -> String {
-        let said = String(decoding: result.stderr.bytes(), as: UTF8.self)
-            .split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }.last { !$0.isEmpty }
-        if let said { return Style.sanitize(said) }
         switch result.status {
         case .timedOut: return "no answer within 60s"
         case .exited(0): return "its CPU count could not be read: '\(Style.sanitize(String(answer.prefix(40))))'"
-        default: return "ssh " + StatusLine.describe(result.status)
+        default:
+            let said = String(decoding: result.stderr.bytes(), as: UTF8.self)
+                .split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }.last { !$0.isEmpty }
+            return said.map(Style.sanitize) ?? "ssh " + StatusLine.describe(result.status)
         }
     }
 
@@ -112,14 +113,12 @@ final class HostFleet: Sendable {
 
     /// The command that runs `line` for `job` in `seat` (a remote host's lane), and the session of
     /// the host it takes (give it back with ``jobEnded(lane:session:)``).
-    func command(
-        for line: [UInt8], job: Job, seat: CommandPool.Seat, local: Command, grace: Duration
-    ) -> (Command, session: Int) {
+    func command(for line: [UInt8], job: Job, seat: CommandPool.Seat, local: Command) -> (Command, session: Int) {
         guard let host = remotes[seat.lane] else { return (local, 0) }
         let environment = local.environment.map { (name: $0.name, value: Optional($0.value)) } + settings.forwarded
         let payload = RemoteInvocation.payload(
             command: line, shell: String(decoding: local.argumentBytes[0], as: UTF8.self), environment: environment,
-            workingDirectory: local.workingDirectory, grace: grace)
+            workingDirectory: local.workingDirectory, grace: local.gracePeriod)
         let session = host.takeSession()
         var command = host.jobCommand(payload: payload, connection: session)
         command.timeout = local.timeout
@@ -134,15 +133,23 @@ final class HostFleet: Sendable {
     /// the answer; `decide` is told whether the connection was alive, on the engine's thread.
     func lostConnection(lane: Int, session: Int, decide: @escaping @Sendable (_ alive: Bool) -> Void) {
         guard let host = remotes[lane] else { return decide(true) }
-        let (check, out) = roster.withLock { roster in (roster.lostConnection(lane), roster.isOut(lane)) }
+        let (check, out) = state.withLock { state in
+            let check = state.roster.lostConnection(lane)
+            let out = state.roster.isOut(lane)
+            if !out { state.waiting[lane, default: []].append(decide) }
+            return (check, out)
+        }
         if out { return decide(false) }
-        waiting.withLock { $0[lane, default: []].append(decide) }
         guard check else { return }
         applyWidth(lane)
         host.checkCommand(connection: session).run().onComplete { [self] outcome in
             let alive = outcome.get().succeeded
-            let notice = roster.withLock { $0.checked(lane, alive: alive, reason: "its connection dropped") }
-            let deciders = waiting.withLock { $0.removeValue(forKey: lane) ?? [] }
+            let (notice, deciders) = state.withLock { state in
+                (
+                    state.roster.checked(lane, alive: alive, reason: "its connection dropped"),
+                    state.waiting.removeValue(forKey: lane) ?? []
+                )
+            }
             if let notice {
                 announce(notice)
                 host.forgetMasters()
@@ -154,7 +161,7 @@ final class HostFleet: Sendable {
     }
 
     private func takeOut(_ lane: Int, reason: String) {
-        if let notice = roster.withLock({ $0.takeOut(lane, reason: reason) }) { announce(notice) }
+        if let notice = state.withLock({ $0.roster.takeOut(lane, reason: reason) }) { announce(notice) }
         applyWidth(lane)
         withdrawIfNoneLeft()
     }
@@ -165,7 +172,7 @@ final class HostFleet: Sendable {
     }
 
     private func applyWidth(_ lane: Int) {
-        pool.setWidth(roster.withLock { $0.width(of: lane) }, ofLane: lane)
+        pool.setWidth(state.withLock { $0.roster.width(of: lane) }, ofLane: lane)
     }
 
     // MARK: The end (main thread)
