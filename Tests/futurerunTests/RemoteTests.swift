@@ -109,10 +109,14 @@ import Testing
         #expect(hosts.logins("h2") == 1 && hosts.logins("h3") == 1)
     }
 
-    @Test(arguments: ["h2", "h2-zsh", "h2-fish"])
+    @Test(arguments: ["h2", "h2-zsh", "h2-fish", "h2-csh"])
     func commandsReachTheRemoteShellByteForByteWhateverTheLoginShell(host: String) throws {
         let hosts = try startHosts()
         let scratch = Scratch()
+        // The login shell under test is the one that reads ssh's command line: its own variable says so.
+        let variable = ["h2": "BASH_VERSION", "h2-zsh": "ZSH_VERSION", "h2-fish": "FISH_VERSION", "h2-csh": "tcsh"][host]!
+        let shell = Command(["ssh", "-F", hosts.config, host, "echo $\(variable)"]).run().value
+        try #require(shell.succeeded && shell.stdout.bytes().count > 1, "the login shell of \(host) is not the one under test")
         let names = CommandLineParsing.hostileNames + ["back\\slash", "bang!", "$HOME", "tab\there", "it's"]
         let template = "printf '%s|' {}; echo"
         let plain = #"printf '%s|' "a'b" 'c"d' \\ ! "$((6*7))" '$HOME'; echo"#
