@@ -65,13 +65,14 @@ import Testing
     @Test func jobsOnEachHostRunSideBySideUpToItsSlots() throws {
         let hosts = try startHosts()
         let cpus = Int(String(decoding: Command.shell("nproc").run().value.stdout.bytes(), as: UTF8.self).filter(\.isNumber))!
-        // Slots: the host's CPUs when nothing says, -j per host, N/ for one host.
+        // Slots: the host's CPUs when nothing says, -j per host, N/ for one host. One job more
+        // than the slots: it must wait. (The sleep outlasts the remote login shells' start-up.)
         for (arguments, expected) in [(["-S", "h2"], cpus), (["-j1", "-S", "h2"], 1), (["-j1", "-S", "3/h2"], 3)] {
             let scratch = Scratch()
-            let job = "date +%s%N > \(quoted(scratch.path))/start.{}; sleep 0.6; date +%s%N > \(quoted(scratch.path))/end.{}"
-            let run = remote(hosts, scratch, arguments + ["--each", job] + (1...6).map(String.init))
+            let job = "date +%s%N > \(quoted(scratch.path))/start.{}; sleep 1.2; date +%s%N > \(quoted(scratch.path))/end.{}"
+            let run = remote(hosts, scratch, arguments + ["--each", job] + (1...expected + 1).map(String.init))
             #expect(run.status == 0, "\(run.err)")
-            #expect(maximumOverlap(scratch, jobs: 6) == expected, "\(arguments)")
+            #expect(maximumOverlap(scratch, jobs: expected + 1) == expected, "\(arguments)")
         }
     }
 
@@ -86,7 +87,7 @@ import Testing
         let hosts = try startHosts()
         let scratch = Scratch()
         // sshd's MaxSessions is 10: twelve at once on one host need two connections.
-        let job = "date +%s%N > \(quoted(scratch.path))/start.{}; sleep 1; date +%s%N > \(quoted(scratch.path))/end.{}"
+        let job = "date +%s%N > \(quoted(scratch.path))/start.{}; sleep 3; date +%s%N > \(quoted(scratch.path))/end.{}"
         let run = remote(hosts, scratch, ["--sshlogin", "12/h2", "--each", job] + (1...12).map(String.init))
         #expect(run.status == 0, "\(run.err)")
         #expect(maximumOverlap(scratch, jobs: 12) == 12)
@@ -176,7 +177,8 @@ import Testing
         let scratch = Scratch()
         let pids = quoted(scratch.path)
         // The signal comes once the remote job has started (it wrote its pids), not after a guess.
-        let waitThenSignal = "( while [ ! -s \(pids)/shell ]; do sleep 0.05; done; kill -\(signal) $$ ) & "
+        let waitThenSignal =
+            "( i=0; while [ ! -s \(pids)/shell ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; kill -\(signal) $$ ) & "
         let run = remote(
             hosts, scratch,
             ["-S", "h2", "--grace", "1s", "sleep 300 & echo $! > \(pids)/child; echo $$ > \(pids)/shell; wait"],
@@ -222,7 +224,7 @@ import Testing
         // Each job says where it started; the test drops h3 once a job runs there.
         let job = "echo \"$SSH_CONNECTION\" > \(dir)/on.{}; sleep 1.5; echo done {}"
         let dropper = Command.shell(
-            "while ! grep -qs '127.0.0.3' \(dir)/on.*; do sleep 0.05; done; echo dropping"
+            "i=0; while ! grep -qs '127.0.0.3' \(dir)/on.* && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done"
         ).run()
         let running = Command(
             [futurerunPath, "--ssh", hosts.ssh, "-S", "1/h2,1/h3", "--json", scratch.file("json"), "--each", job]
@@ -266,8 +268,13 @@ import Testing
         let run = remote(
             hosts, scratch,
             [
-                "-S", "1/:,1/h2", "--joblog", scratch.file("log"), "--each", "sleep 0.5; echo {} ${SSH_CONNECTION:+remote}", "1",
-                "2",
+                "-S", "1/:,1/h2", "--joblog", scratch.file("log"), "--each",
+                // The first job takes this machine's slot (h2 is still connecting) and keeps it
+                // until a job has started on h2, where the second can only go.
+                "[ -n \"$SSH_CONNECTION\" ] && touch \(quoted(scratch.path))/remote; "
+                    + "i=0; while [ ! -e \(quoted(scratch.path))/remote ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; "
+                    + "echo {} ${SSH_CONNECTION:+remote}",
+                "1", "2",
             ])
         #expect(run.status == 0, "\(run.err)")
         let log = (scratch.read("log") ?? "").split(separator: "\n").dropFirst().map { $0.split(separator: "\t") }
