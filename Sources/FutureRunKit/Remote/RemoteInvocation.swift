@@ -5,11 +5,12 @@
 /// sshd runs the command line through the user's login shell. The launcher is one single-quoted
 /// word for `/bin/sh` without `'`, `\`, `!` or a newline, so every one of those shells passes it
 /// through as it is. It reads the payload (a line count, then that many lines: a POSIX sh script
-/// that futurerun quoted for `/bin/sh` alone) and runs it in the same shell. The script keeps a watcher on the rest of
-/// standard input, which futurerun holds open while the job runs (``Command/Input``): when the
-/// connection ends (the job was stopped, its `ssh` killed, or futurerun died), the watcher's read
-/// ends and it sends SIGTERM to the remote process group, then SIGKILL after the grace period. sshd
-/// makes each session a group of its own, so that group is the job's whole remote process tree.
+/// that futurerun quoted for `/bin/sh` alone) and runs it in the same shell. The script keeps a
+/// watcher on the rest of standard input, which futurerun holds open while the job runs
+/// (``Command/Input``): when the connection ends (the job was stopped, its `ssh` killed, or
+/// futurerun died), the watcher's read ends and it sends SIGTERM to the remote process group, then
+/// SIGKILL after the grace period. sshd makes each session a group of its own, so that group is
+/// the job's whole remote process tree.
 public enum RemoteInvocation {
     /// The command line ssh sends for every job (safe in any login shell; see the type's comment).
     public static let launcher =
@@ -49,7 +50,7 @@ public enum RemoteInvocation {
             }
         }
         if let workingDirectory {
-            script += Array("cd ".utf8) + ShellQuoting.word(Array(workingDirectory.utf8)) + Array(" || exit 1\n".utf8)
+            script += Array("cd -- ".utf8) + ShellQuoting.word(Array(workingDirectory.utf8)) + Array(" || exit 1\n".utf8)
         }
         script += ShellQuoting.word(Array(shell.utf8)) + Array(" -c ".utf8) + ShellQuoting.word(command) + [0x0A]
         script += Array("r=$?\nkill -KILL \"$w\" 2>/dev/null\nexit \"$r\"\n".utf8)
