@@ -33,10 +33,11 @@ final class RemoteHost: Sendable {
     }
 
     /// Logs in and leaves the connection open in the background (`ControlPersist`), answering with
-    /// the host's CPU count on stdout. Exit 0 once the connection is open.
+    /// the host's CPU count on stdout. Exit 0 once the connection is open. `BatchMode`: nothing may
+    /// prompt in the middle of a run (a job's ssh, should it connect on its own, neither).
     func openCommand(connection: Int) -> Command {
         var command = ssh(
-            ["-o", "ControlMaster=yes", "-o", "ControlPersist=yes", "-T"], connection: connection,
+            ["-o", "ControlMaster=yes", "-o", "ControlPersist=yes", "-o", "BatchMode=yes", "-T"], connection: connection,
             [spec.destination, RemoteInvocation.cpuQuery])
         // ssh's own connect timeout is the system's (minutes) unless the user's config sets one.
         command.timeout = .seconds(60)
@@ -64,7 +65,8 @@ final class RemoteHost: Sendable {
     /// in a session on `connection`.
     func jobCommand(payload: [UInt8], connection: Int) -> Command {
         var command = ssh(
-            ["-o", "ControlMaster=no", "-T"], connection: connection, [spec.destination, RemoteInvocation.launcher])
+            ["-o", "ControlMaster=no", "-o", "BatchMode=yes", "-T"], connection: connection,
+            [spec.destination, RemoteInvocation.launcher])
         command.input = .bytesThenHeldOpen(payload)
         return command
     }
