@@ -286,6 +286,16 @@ import Testing
         }
     }
 
+    @Test func aRunThatEndsBeforeAHostHasConnectedLeavesNoConnectionBehind() throws {
+        let hosts = try startHosts()
+        let scratch = Scratch()
+        // The job here ends after h2-slow's login (its connection is open) and before its first
+        // command's answer: that connection is closed, not left open in the background.
+        let run = remote(hosts, scratch, ["-S", "1/:,h2-slow", "sleep 1; echo here"])
+        #expect(run.status == 0 && run.out == "here\n")
+        expectConnectionsClosed(scratch)
+    }
+
     @Test func badHostOptionsAreRefusedBeforeAnythingRuns() {
         let scratch = Scratch()
         let marker = quoted(scratch.file("ran"))

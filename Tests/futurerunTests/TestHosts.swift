@@ -9,7 +9,8 @@ import TestSupport
 ///
 /// The config's aliases: `h2` and `h3` (root's own login shell), `h2-zsh`, `h2-fish` and `h2-csh`
 /// (the same sshd on other ports, where a `ForceCommand` runs the command as that login shell
-/// would), and `dead` (a loopback port where nothing listens).
+/// would), `h2-slow` (whose commands start 2 s after the login), and `dead` (a loopback port where
+/// nothing listens).
 final class TestHosts {
     let scratch = Scratch()
     /// `--ssh` for futurerun.
@@ -36,7 +37,7 @@ final class TestHosts {
             print("TestHosts: ssh-keygen failed: \(String(decoding: keys.stderr.bytes(), as: UTF8.self))")
             return nil
         }
-        let known = (0...3).map { "[127.0.0.2]:\(port + $0)" } + ["[127.0.0.3]:\(port)"]
+        let known = (0...4).map { "[127.0.0.2]:\(port + $0)" } + ["[127.0.0.3]:\(port)"]
         scratch.write("known_hosts", known.map { "\($0) \(hostKey)" }.joined())
         scratch.write("ssh_config", clientConfig)
         for (name, address) in [("h2", "127.0.0.2"), ("h3", "127.0.0.3")] {
@@ -60,13 +61,14 @@ final class TestHosts {
         var ports = ["ListenAddress \(address):\(port)"]
         var matches: [String] = []
         if extraPorts {
-            ports += (1...3).map { "ListenAddress \(address):\(port + $0)" }
+            ports += (1...4).map { "ListenAddress \(address):\(port + $0)" }
             // ForceCommand runs through root's login shell, which hands the original command, as
             // it came, to the shell under test: that shell parses it as a login shell would.
             matches = [
                 "Match LocalPort \(port + 1)", "  ForceCommand exec /usr/bin/zsh -c \"$SSH_ORIGINAL_COMMAND\"",
                 "Match LocalPort \(port + 2)", "  ForceCommand exec /usr/bin/fish -c \"$SSH_ORIGINAL_COMMAND\"",
                 "Match LocalPort \(port + 3)", "  ForceCommand exec /usr/bin/tcsh -c \"$SSH_ORIGINAL_COMMAND\"",
+                "Match LocalPort \(port + 4)", "  ForceCommand sleep 2; exec /bin/bash -c \"$SSH_ORIGINAL_COMMAND\"",
             ]
         }
         return
@@ -92,6 +94,9 @@ final class TestHosts {
         Host h2-csh
           HostName 127.0.0.2
           Port \(port + 3)
+        Host h2-slow
+          HostName 127.0.0.2
+          Port \(port + 4)
         Host h3
           HostName 127.0.0.3
         Host dead

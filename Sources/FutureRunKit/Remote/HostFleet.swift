@@ -35,6 +35,10 @@ final class HostFleet: Sendable {
     /// By lane; `nil` for this machine.
     private let remotes: [RemoteHost?]
     private let announce: @Sendable (String) -> Void
+    /// Connections being opened, and how many each lane has tried; once `closing`, none is started.
+    /// A run can end before a host has connected: ``close()`` must then stop or close those too,
+    /// or a master would stay behind in the background.
+    private let openings = Locked<(closing: Bool, inFlight: [Future<CommandResult>], tried: [Int: Int])>((false, [], [:]))
 
     /// - Parameter announce: shows a notice (a host taken out), from any thread.
     init(_ settings: Settings, announce: @escaping @Sendable (String) -> Void) {
@@ -67,7 +71,15 @@ final class HostFleet: Sendable {
     var noneLeft: String? { state.withLock { $0.roster.noneLeft } }
 
     private func connect(_ host: RemoteHost, lane: Int, connection: Int) {
-        host.openCommand(connection: connection).run().onComplete { [self] outcome in
+        // Started under the lock: close() either sees this one in flight or stops it starting.
+        let opening: Future<CommandResult>? = openings.withLock { openings in
+            guard !openings.closing else { return nil }
+            openings.tried[lane] = max(openings.tried[lane] ?? 0, connection + 1)
+            let opening = host.openCommand(connection: connection).run()
+            openings.inFlight.append(opening)
+            return opening
+        }
+        opening?.onComplete { [self] outcome in
             let result = outcome.get()
             // The last line: a login shell's start-up files may print before it.
             let answer = String(decoding: result.stdout.bytes(), as: UTF8.self).split(whereSeparator: \.isNewline).last
@@ -177,10 +189,17 @@ final class HostFleet: Sendable {
 
     // MARK: The end (main thread)
 
-    /// Closes every connection and removes the control directory. Blocks until the masters have
-    /// ended (each at most a few seconds).
+    /// Closes every connection, those still being opened too, and removes the control directory.
+    /// Blocks until the masters have ended (each at most a few seconds).
     func close() {
-        let closing = remotes.compactMap { $0 }.flatMap { $0.close() }
+        let (inFlight, tried) = openings.withLock { openings in
+            openings.closing = true
+            return (openings.inFlight, openings.tried)
+        }
+        // A login still under way is stopped; one that got as far as its master has its socket.
+        for opening in inFlight { opening.cancel() }
+        for opening in inFlight { _ = opening.value }
+        let closing = tried.flatMap { lane, count in remotes[lane]!.close(connections: count) }
         for close in closing { _ = close.value }
         for case let host? in remotes { host.forgetMasters() }
         Self.removeDirectory(settings.controlDirectory)

@@ -71,9 +71,6 @@ final class RemoteHost: Sendable {
         return command
     }
 
-    /// Connections opened so far.
-    var connectionCount: Int { sessions.withLock { $0.count } }
-
     /// Connection `connection` is open: jobs may use it. Its master's pid (from the check) is
     /// handed to the guardian, which ends it should futurerun be killed before it closes it.
     func opened(connection: Int, masterProcess: Int32?) {
@@ -101,10 +98,10 @@ final class RemoteHost: Sendable {
         }
     }
 
-    /// Starts closing every open connection; the futures resolve once each is closed (at most its
-    /// timeout). Never blocks.
-    func close() -> [Future<CommandResult>] {
-        (0..<connectionCount).map { closeCommand(connection: $0).run() }
+    /// Starts closing connections `0..<connections` (those tried; one that never opened answers at
+    /// once); the futures resolve once each is closed (at most its timeout). Never blocks.
+    func close(connections: Int) -> [Future<CommandResult>] {
+        (0..<connections).map { closeCommand(connection: $0).run() }
     }
 
     /// The connections are closed, or gone: the guardian has no master of this host left to end.
