@@ -153,7 +153,12 @@ extension OptionDeclaration {
                 "(N/ gives a host N slots; else -j, else the host's CPUs; repeatable)",
             ],
             manual: """
-                Run the jobs on these machines, a comma-separated list of [N/]DEST; the option may be                 repeated. DEST is what ssh takes: a host, user@host, or an alias of your ssh config;                 `:` is this machine. N/ gives a host N slots; without it a host gets `-j`, or else                 as many as it has CPUs, asked once as it connects. Each host's connection is opened                 once, in parallel with the others, and reused by every job (OpenSSH multiplexing);                 it is closed at exit. A host that cannot be reached or drops is taken out with one                 notice, and its jobs run on the others.
+                Run the jobs on these machines, a comma-separated list of [N/]DEST; the option may be \
+                repeated. DEST is what ssh takes: a host, user@host, or an alias of your ssh config; `:` is \
+                this machine. N/ gives a host N slots; without it a host gets `-j`, or else as many as it has \
+                CPUs, asked once as it connects. Each host's connection is opened once, in parallel with the \
+                others, and reused by every job (OpenSSH multiplexing); it is closed at exit. A host that \
+                cannot be reached or drops is taken out with one notice, and its jobs run on the others.
                 """,
             effect: { parsed, value throws(UsageError) in
                 for host in value!.split(separator: ",", omittingEmptySubsequences: false) {
@@ -171,7 +176,10 @@ extension OptionDeclaration {
             section: .hosts,
             help: ["the ssh command to reach hosts with (default: ssh): --ssh 'ssh -F ci.conf'"],
             manual: """
-                The command that reaches a host, split into words as the shell would (quotes and                 backslashes); default `ssh`, the system's OpenSSH, with your ssh config. It is given                 OpenSSH options (-o ControlMaster, ControlPath, ControlPersist, -O check and exit, -T),                 then DEST and the command.
+                The command that reaches a host, split into words as the shell would (quotes and backslashes); \
+                default `ssh`, the system's OpenSSH, with your ssh config. It is given OpenSSH options (-o \
+                ControlMaster, ControlPath, ControlPersist, BatchMode=yes; -O check and exit; -T), then DEST \
+                and the command.
                 """,
             effect: { parsed, value throws(UsageError) in
                 parsed.options.ssh = try OptionValue.commandWords(value!, option: "--ssh")
@@ -180,7 +188,9 @@ extension OptionDeclaration {
             ["env"], value: .text("NAME"), example: "--env PATH", section: .hosts,
             help: ["give remote jobs this variable's value here (unset here: unset there): --env CC"],
             manual: """
-                Give jobs on other hosts variable NAME as it is here: its value, or unset when it                 is unset here. Repeat it for more. Jobs on this machine have the whole environment                 anyway; remote jobs get their login's, plus FUTURERUN_JOB, FUTURERUN_SLOT,                 FUTURERUN_NAME and these.
+                Give jobs on other hosts variable NAME as it is here: its value, or unset when it is unset \
+                here. Repeat it for more. Jobs on this machine have the whole environment anyway; remote jobs \
+                get their login's, plus FUTURERUN_JOB, FUTURERUN_SLOT, FUTURERUN_NAME and these.
                 """,
             effect: { parsed, value throws(UsageError) in
                 parsed.options.forwardedVariables.append(try OptionValue.variableName(value!, option: "--env"))
