@@ -16,10 +16,11 @@ import Testing
         for bad in ["", "0/h", "4/", "-oProxyCommand=x", "two words", "h\u{1}"] {
             #expect(throws: UsageError.self, "\(bad)") { try HostSpec.parse(bad) }
         }
-        let hosts = try HostSpec.list(options: ["h1,2/h2"], fileLines: ["# build farm", "", "  8/h3  # the big one", ":"])
+        let hosts = try HostSpec.list(
+            try HostSpec.parseList("h1,2/h2"), fileLines: ["# build farm", "", "  8/h3  # the big one", ":"])
         #expect(hosts.map(\.destination) == ["h1", "h2", "h3", ":"])
         #expect(hosts.map(\.slots) == [nil, 2, 8, nil])
-        #expect(throws: UsageError.self) { try HostSpec.list(options: ["h1", "2/h1"], fileLines: []) }
+        #expect(throws: UsageError.self) { try HostSpec.list(try HostSpec.parseList("h1,2/h1"), fileLines: []) }
     }
 
     @Test func aHostRunsNothingUntilConnectedThenItsSlotsAtMostTenPerConnection() {
@@ -28,7 +29,7 @@ import Testing
                 HostSpec(destination: ":", slots: nil), HostSpec(destination: "a", slots: nil),
                 HostSpec(destination: "b", slots: 24),
             ],
-            jobs: .cpus, localCPUs: 3)
+            jobs: .cpus, localWidth: 3)
         #expect((0..<3).map { roster.width(of: $0) } == [3, 0, 0])
         let moreForA = roster.connected(1, cpus: 8)
         #expect(moreForA == 0 && roster.width(of: 1) == 8)
@@ -41,18 +42,18 @@ import Testing
     }
 
     @Test func jobsOptionGivesEachHostItsSlots() {
-        #expect(HostRoster.slots(.count(4), cpus: 16, local: false) == 4)
-        #expect(HostRoster.slots(.percentOfCPUs(50), cpus: 16, local: false) == 8)
-        #expect(HostRoster.slots(.count(0), cpus: 16, local: false) == 16)
-        #expect(HostRoster.slots(.count(0), cpus: 16, local: true) == .max)
-        var roster = HostRoster([HostSpec(destination: "a", slots: nil)], jobs: .count(2), localCPUs: 1)
+        #expect(HostRoster.slots(.count(4), cpus: 16) == 4)
+        #expect(HostRoster.slots(.percentOfCPUs(50), cpus: 16) == 8)
+        #expect(HostRoster.slots(.count(0), cpus: 16) == 16)
+        #expect(Options.Jobs.count(0).width(cpus: 16) == .max)
+        var roster = HostRoster([HostSpec(destination: "a", slots: nil)], jobs: .count(2), localWidth: 1)
         _ = roster.connected(0, cpus: 64)
         #expect(roster.width(of: 0) == 2)
     }
 
     @Test func aLostConnectionIsCheckedOnceThenTheHostIsBackOrOut() {
         var roster = HostRoster(
-            [HostSpec(destination: "a", slots: 2), HostSpec(destination: "b", slots: 2)], jobs: .cpus, localCPUs: 1)
+            [HostSpec(destination: "a", slots: 2), HostSpec(destination: "b", slots: 2)], jobs: .cpus, localWidth: 1)
         _ = roster.connected(0, cpus: 1)
         _ = roster.connected(1, cpus: 1)
         let first = roster.lostConnection(0)

@@ -3,8 +3,8 @@
 ///     let result = Command.shell("make test").run().value   // Future<CommandResult>
 ///
 /// The child runs in a process group of its own, with stdin from `/dev/null` (or see ``input``),
-/// stdout and stderr captured, an empty signal mask, and only the descriptors the caller left without `O_CLOEXEC`
-/// (FutureCore marks every descriptor of its own close-on-exec).
+/// stdout and stderr captured, an empty signal mask, and only the descriptors the caller left
+/// without `O_CLOEXEC` (FutureCore marks every descriptor of its own close-on-exec).
 public struct Command: Sendable {
     /// What the child reads on its standard input.
     public enum Input: Sendable, Equatable {

@@ -60,14 +60,13 @@ public final class CommandPool: Sendable {
 
         /// Places free now, over all lanes and within the width.
         var freePlaces: Int {
-            var free = max(0, width - running)
+            let total = max(0, width - running)
             var inLanes = 0
-            for lane in laneWidths.indices {
-                inLanes += min(free, max(0, laneWidths[lane] - laneRunning[lane]))
-                if inLanes >= free { return free }
+            for lane in laneWidths.indices where inLanes < total {
+                // Added up to `total` at most: a lane of no limit is Int.max wide.
+                inLanes += min(total - inLanes, max(0, laneWidths[lane] - laneRunning[lane]))
             }
-            free = inLanes
-            return free
+            return inLanes
         }
 
         mutating func popStartable(evenIfStopped: Bool = false) -> [(Queued, Seat)] {

@@ -160,12 +160,7 @@ extension OptionDeclaration {
                 others, and reused by every job (OpenSSH multiplexing); it is closed at exit. A host that \
                 cannot be reached or drops is taken out with one notice, and its jobs run on the others.
                 """,
-            effect: { parsed, value throws(UsageError) in
-                for host in value!.split(separator: ",", omittingEmptySubsequences: false) {
-                    _ = try HostSpec.parse(String(host).trimmingWhitespace())
-                }
-                parsed.options.hosts.append(value!)
-            }),
+            effect: { parsed, value throws(UsageError) in parsed.options.hosts += try HostSpec.parseList(value!) }),
         .init(
             ["hosts-file", "sshloginfile"], value: .file(), example: "--hosts-file hosts.txt", section: .hosts,
             help: ["read more hosts from FILE, one [N/]DEST a line (# starts a comment)"],

@@ -68,8 +68,8 @@ public struct Options: Sendable, Equatable {
     public var shardTimings: String?
     /// `--resume` or `--resume-failed`.
     public var resume: String?
-    /// `-S/--hosts` values as given, each a comma-separated list of `[N/]DEST` (checked).
-    public var hosts: [String] = []
+    /// `-S/--hosts`, in order (`--hosts-file` adds to them when the run is planned).
+    public var hosts: [HostSpec] = []
     public var hostsFile: String?
     /// `--ssh`, split into words.
     public var ssh: [String]?
@@ -82,6 +82,19 @@ public struct Options: Sendable, Equatable {
     }
 
     public init() {}
+}
+
+extension Options.Jobs {
+    /// How many jobs run at once on a machine with `cpus` usable CPUs: N (`0`: no limit,
+    /// `Int.max`), N % of the CPUs (at least 1), or as many as the CPUs.
+    public func width(cpus: Int) -> Int {
+        switch self {
+        case .cpus: cpus
+        case .count(0): Int.max
+        case .count(let count): count
+        case .percentOfCPUs(let percent): max(1, cpus * percent / 100)
+        }
+    }
 }
 
 /// When to stop starting (and possibly running) jobs early: GNU parallel's `--halt`.

@@ -41,13 +41,7 @@ struct Plan {
         }
 
         let cpus = CPUCount.usable()
-        var width: Int
-        switch options.jobs {
-        case .cpus: width = cpus
-        case .count(0): width = Int.max
-        case .count(let count): width = count
-        case .percentOfCPUs(let percent): width = max(1, cpus * percent / 100)
-        }
+        var width = options.jobs.width(cpus: cpus)
         var (cappedWidth, notice) = Self.capByDescriptorLimit(width, requested: options.jobs)
         if let (fit, processNotice) = Self.capByProcessLimit(cappedWidth, requested: options.jobs) {
             cappedWidth = fit
@@ -98,7 +92,7 @@ struct Plan {
             }
             schedulerSettings.hosts = HostFleet.Settings(
                 hosts: hosts, ssh: ssh, forwarded: Self.forwarded(options.forwardedVariables), jobs: options.jobs,
-                localCPUs: cpus, controlDirectory: controlDirectory)
+                localWidth: width, controlDirectory: controlDirectory)
         }
     }
 
@@ -111,7 +105,7 @@ struct Plan {
             }
             lines = text.split(whereSeparator: \.isNewline).map(String.init)
         }
-        let hosts = try HostSpec.list(options: options.hosts, fileLines: lines)
+        let hosts = try HostSpec.list(options.hosts, fileLines: lines)
         if let file = options.hostsFile, hosts.isEmpty {
             throw .invalidValue(option: "--hosts-file", value: file, expected: "a file with a host on a line, as in 4/build1")
         }

@@ -19,8 +19,8 @@ final class HostFleet: Sendable {
         var forwarded: [(name: String, value: String?)]
         /// `-j`, for the hosts without `N/`.
         var jobs: Options.Jobs
-        /// This machine's usable CPUs, for `:`.
-        var localCPUs: Int
+        /// This machine's width in a local run, for `:` without `N/`.
+        var localWidth: Int
         /// A private directory for the connections' control sockets; removed by ``close()``.
         var controlDirectory: String
     }
@@ -44,7 +44,7 @@ final class HostFleet: Sendable {
     init(_ settings: Settings, announce: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.announce = announce
-        let roster = HostRoster(settings.hosts, jobs: settings.jobs, localCPUs: settings.localCPUs)
+        let roster = HostRoster(settings.hosts, jobs: settings.jobs, localWidth: settings.localWidth)
         pool = CommandPool(laneWidths: settings.hosts.indices.map { roster.width(of: $0) })
         state = Locked((roster, [:]))
         remotes = settings.hosts.enumerated().map { index, spec in
@@ -88,7 +88,7 @@ final class HostFleet: Sendable {
                 if connection == 0 { takeOut(lane, reason: Self.reason(result, answer: String(answer ?? ""))) }
                 return
             }
-            host.opened(connection: connection, masterProcess: nil)
+            host.opened(connection: connection)
             guardMaster(host, connection: connection)
             if connection == 0 {
                 let more = state.withLock { $0.roster.connected(lane, cpus: cpus) }
@@ -105,7 +105,7 @@ final class HostFleet: Sendable {
     private func guardMaster(_ host: RemoteHost, connection: Int) {
         host.checkCommand(connection: connection).run().onSuccess { result in
             let text = String(decoding: result.stderr.bytes(), as: UTF8.self)
-            if let pid = RemoteHost.masterProcess(inCheckOutput: text) { host.opened(connection: connection, masterProcess: pid) }
+            if let pid = RemoteHost.masterProcess(inCheckOutput: text) { host.guardMaster(pid) }
         }
     }
 
@@ -123,10 +123,10 @@ final class HostFleet: Sendable {
 
     // MARK: Jobs (any thread)
 
-    /// The command that runs `line` for `job` in `seat` (a remote host's lane), and the session of
-    /// the host it takes (give it back with ``jobEnded(lane:session:)``).
-    func command(for line: [UInt8], job: Job, seat: CommandPool.Seat, local: Command) -> (Command, session: Int) {
-        guard let host = remotes[seat.lane] else { return (local, 0) }
+    /// The command that runs `line` on the host of `lane`, made from the command that would run it
+    /// here, and the session of the host it takes (give it back with ``jobEnded(lane:session:)``).
+    func command(for line: [UInt8], lane: Int, local: Command) -> (Command, session: Int) {
+        guard let host = remotes[lane] else { return (local, 0) }
         let environment = local.environment.map { (name: $0.name, value: Optional($0.value)) } + settings.forwarded
         let payload = RemoteInvocation.payload(
             command: line, shell: String(decoding: local.argumentBytes[0], as: UTF8.self), environment: environment,
@@ -202,7 +202,8 @@ final class HostFleet: Sendable {
         let closing = tried.flatMap { lane, count in remotes[lane]!.close(connections: count) }
         for close in closing { _ = close.value }
         for case let host? in remotes { host.forgetMasters() }
-        Self.removeDirectory(settings.controlDirectory)
+        // The masters remove their sockets as they exit; one that did not leaves its socket here.
+        Directory.remove(settings.controlDirectory)
     }
 
     /// Makes the private directory (0700) for the control sockets: in `$TMPDIR` when its path is
@@ -212,17 +213,5 @@ final class HostFleet: Sendable {
         var template = Array("\(base)/futurerun-ssh.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { return nil }
         return String(cString: made)
-    }
-
-    /// Removes `directory` and the sockets a master left in it.
-    private static func removeDirectory(_ directory: String) {
-        if let stream = opendir(directory) {
-            while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != ".", name != ".." { unlink(directory + "/" + name) }
-            }
-            closedir(stream)
-        }
-        rmdir(directory)
     }
 }

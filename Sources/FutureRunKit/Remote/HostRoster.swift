@@ -21,7 +21,7 @@ struct HostRoster: Sendable {
     struct Host: Sendable, Equatable {
         let spec: HostSpec
         var state: State
-        /// Known once connected: `N/`, else by `-j` and the host's CPUs (``slots(_:cpus:local:)``).
+        /// Known once connected: `N/`, else by `-j` and the host's CPUs (``slots(_:cpus:)``).
         var slots: Int
         /// Connections open (this machine: none needed).
         var connections: Int
@@ -32,27 +32,22 @@ struct HostRoster: Sendable {
     private let jobs: Options.Jobs
 
     /// - Parameters:
-    ///   - jobs: `-j`, for each host without `N/`.
-    ///   - localCPUs: this machine's usable CPUs, for `:`.
-    init(_ specs: [HostSpec], jobs: Options.Jobs, localCPUs: Int) {
+    ///   - jobs: `-j`, for each remote host without `N/`.
+    ///   - localWidth: this machine's width in a local run (`-j`, fitted to its limits), for `:`
+    ///     without `N/`.
+    init(_ specs: [HostSpec], jobs: Options.Jobs, localWidth: Int) {
         self.jobs = jobs
         hosts = specs.map { spec in
             spec.isLocal
-                ? Host(
-                    spec: spec, state: .up, slots: spec.slots ?? Self.slots(jobs, cpus: localCPUs, local: true), connections: 0)
+                ? Host(spec: spec, state: .up, slots: spec.slots ?? localWidth, connections: 0)
                 : Host(spec: spec, state: .connecting, slots: 0, connections: 0)
         }
     }
 
-    /// A host's slots by `-j` and its CPUs: `-j N` is N on each host; `-j 0` is no limit on this
-    /// machine and the CPUs on another (whose ssh sessions are not free); `N%` of its CPUs.
-    static func slots(_ jobs: Options.Jobs, cpus: Int, local: Bool) -> Int {
-        switch jobs {
-        case .cpus: cpus
-        case .count(0): local ? Int.max : cpus
-        case .count(let count): count
-        case .percentOfCPUs(let percent): max(1, cpus * percent / 100)
-        }
+    /// A remote host's slots by `-j` and its CPUs, as on this machine, but for `-j 0`: its CPUs,
+    /// since its ssh sessions are not free.
+    static func slots(_ jobs: Options.Jobs, cpus: Int) -> Int {
+        jobs == .count(0) ? cpus : jobs.width(cpus: cpus)
     }
 
     /// How many of its jobs host `index` may run now.
@@ -64,7 +59,7 @@ struct HostRoster: Sendable {
     }
 
     /// Connections host `index` needs for all of its slots.
-    func connectionsWanted(by index: Int) -> Int {
+    private func connectionsWanted(by index: Int) -> Int {
         let slots = hosts[index].slots
         return (slots + Self.sessionsPerConnection - 1) / Self.sessionsPerConnection
     }
@@ -73,7 +68,7 @@ struct HostRoster: Sendable {
     mutating func connected(_ index: Int, cpus: Int) -> Int {
         guard hosts[index].state == .connecting else { return 0 }
         hosts[index].state = .up
-        hosts[index].slots = max(1, hosts[index].spec.slots ?? Self.slots(jobs, cpus: cpus, local: false))
+        hosts[index].slots = max(1, hosts[index].spec.slots ?? Self.slots(jobs, cpus: cpus))
         hosts[index].connections = 1
         return connectionsWanted(by: index) - 1
     }

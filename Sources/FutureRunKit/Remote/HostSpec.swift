@@ -31,18 +31,26 @@ public struct HostSpec: Sendable, Equatable {
         return HostSpec(destination: String(destination), slots: slots)
     }
 
-    /// The hosts of `-S` values (each a comma-separated list) and `--hosts-file` lines (`#` starts a
-    /// comment, blank lines are skipped), in that order. A host named twice is refused.
-    public static func list(options values: [String], fileLines: [String]) throws(UsageError) -> [HostSpec] {
-        var texts = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    /// The hosts of one `-S` value: a comma-separated list.
+    public static func parseList(_ text: String) throws(UsageError) -> [HostSpec] {
+        var hosts: [HostSpec] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            hosts.append(try parse(part.trimmingWhitespace()))
+        }
+        return hosts
+    }
+
+    /// The hosts of `-S`, then those of `--hosts-file` lines (`#` starts a comment, blank lines are
+    /// skipped). A host named twice is refused.
+    public static func list(_ given: [HostSpec], fileLines: [String]) throws(UsageError) -> [HostSpec] {
+        var all = given
         for line in fileLines {
             let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let trimmed = content.trimmingWhitespace()
-            if !trimmed.isEmpty { texts.append(trimmed) }
+            if !trimmed.isEmpty { all.append(try parse(trimmed)) }
         }
         var hosts: [HostSpec] = []
-        for text in texts {
-            let host = try parse(text.trimmingWhitespace())
+        for host in all {
             guard !hosts.contains(where: { $0.destination == host.destination }) else {
                 throw .invalidValue(
                     option: "--hosts", value: host.destination, expected: "each host once (give N/ for more slots)")

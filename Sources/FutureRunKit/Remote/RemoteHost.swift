@@ -71,13 +71,16 @@ final class RemoteHost: Sendable {
         return command
     }
 
-    /// Connection `connection` is open: jobs may use it. Its master's pid (from the check) is
-    /// handed to the guardian, which ends it should futurerun be killed before it closes it.
-    func opened(connection: Int, masterProcess: Int32?) {
+    /// Connection `connection` is open: jobs may use it.
+    func opened(connection: Int) {
         sessions.withLock { counts in
             while counts.count <= connection { counts.append(0) }
         }
-        guard let pid = masterProcess else { return }
+    }
+
+    /// Hands a connection's master process (its pid, from the check) to the guardian, which ends it
+    /// should futurerun be killed before closing it. Not after ``forgetMasters()``.
+    func guardMaster(_ pid: Int32) {
         guarded.withLock { guarded in
             if !guarded.forgotten, let entry = ProcessEngine.shared.guardGroup(pid) { guarded.entries.append(entry) }
         }

@@ -35,9 +35,9 @@ final class ResultsDirectory: Report {
     /// other entry is an error, and then nothing is removed.
     private func removeEarlierRun() throws(UsageError) {
         var folders: [(name: String, files: [String])] = []
-        for name in Self.entries(of: directory) {
+        for name in Directory.entries(of: directory) {
             let folder = openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            let files = folder >= 0 ? Self.entries(of: folder) : []
+            let files = folder >= 0 ? Directory.entries(of: folder) : []
             if folder >= 0 { Glibc.close(folder) }
             guard folder >= 0, !name.isEmpty, name.allSatisfy(\.isASCII), name.allSatisfy(\.isNumber),
                 files.allSatisfy(Self.jobFiles.contains)
@@ -58,18 +58,6 @@ final class ResultsDirectory: Report {
                 throw .cannotWrite(path: "\(path)/\(name)", reason: String(cString: strerror(errno)))
             }
         }
-    }
-
-    /// The names in the folder open at `descriptor`, without `.` and `..`.
-    private static func entries(of descriptor: Int32) -> [String] {
-        guard let stream = fdopendir(fcntl(descriptor, F_DUPFD_CLOEXEC, 0)) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
     }
 
     deinit { Glibc.close(directory) }

@@ -1,8 +1,9 @@
 import FutureCore
 
 /// `--timeline FILE`: a standalone SVG of the run, written when it ends (also when interrupted):
-/// one row per slot (per host and slot, in a run over hosts), each job attempt a bar from its start to its end, colored by how it ended,
-/// with a tooltip; skipped jobs listed; with jobs that wait for jobs, the critical path outlined.
+/// one row per slot (per host and slot, in a run over hosts), each job attempt a bar from its start
+/// to its end, colored by how it ended, with a tooltip; skipped jobs listed; with jobs that wait for
+/// jobs, the critical path outlined.
 /// Collects as jobs finish; ``TimelineDrawing`` draws.
 final class Timeline: Report {
     private let file: ReportFile

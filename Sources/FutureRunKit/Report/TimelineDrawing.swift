@@ -74,17 +74,18 @@ enum TimelineDrawing {
             let count = max(1, bars.map(\.slot).max() ?? 1)
             return ((1...count).map { "slot \($0)" }, { $0.slot })
         }
-        var hosts: [String] = []
-        for bar in bars.sorted(by: { $0.start < $1.start }) where !hosts.contains(bar.host ?? ":") {
-            hosts.append(bar.host ?? ":")
+        struct Row: Hashable {
+            let host: String
+            let slot: Int
         }
-        var keys: [String: Set<Int>] = [:]
-        for bar in bars { keys[bar.host ?? ":", default: []].insert(bar.slot) }
-        let ordered = hosts.flatMap { host in keys[host, default: []].sorted().map { (host, $0) } }
-        var index: [String: Int] = [:]
-        for (position, key) in ordered.enumerated() { index["\(key.0)\u{0}\(key.1)"] = position + 1 }
-        let labels = ordered.map { "\(Style.sanitize($0.0)) · \($0.1)" }
-        return (labels, { index["\($0.host ?? ":")\u{0}\($0.slot)"] ?? 1 })
+        let row = { (bar: Bar) in Row(host: bar.host ?? ":", slot: bar.slot) }
+        var firstStart: [String: Double] = [:]
+        for bar in bars { firstStart[bar.host ?? ":"] = min(firstStart[bar.host ?? ":"] ?? .infinity, bar.start) }
+        let ordered = Set(bars.map(row)).sorted {
+            (firstStart[$0.host]!, $0.host, $0.slot) < (firstStart[$1.host]!, $1.host, $1.slot)
+        }
+        let index = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, $0 + 1) })
+        return (ordered.map { "\(Style.sanitize($0.host)) · \($0.slot)" }, { index[row($0)]! })
     }
 
     static func svg(bars: [Bar], skipped: [(number: Int, label: String, reason: String)], caption: String) -> String {

@@ -224,7 +224,7 @@ public final class Scheduler: Sendable {
                 var command = Self.command(for: line, job: job, slot: seat.slot, settings: settings)
                 var session = 0
                 if let fleet, fleet.isRemote(seat.lane) {
-                    (command, session) = fleet.command(for: line, job: job, seat: seat, local: command)
+                    (command, session) = fleet.command(for: line, lane: seat.lane, local: command)
                 }
                 placement.withLock { $0 = (line, seat, session) }
                 return command
