@@ -20,7 +20,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
-.PHONY: all build release test lint docs tsan example generate install install-files uninstall bench bench-quick bench-deps bench-remote clean
+.PHONY: all build release test lint docs tsan fuzz example generate install install-files uninstall bench bench-quick bench-deps bench-remote clean
 
 all: build
 
@@ -54,6 +54,13 @@ docs:
 ## size, start-up time) are skipped under it (`isThreadSanitized`).
 tsan:
 	$(SWIFT) test --sanitize=thread -Xswiftc -DFUTURECORE_THREAD_SANITIZER
+
+## The quoting fuzz at scale: random templates times hostile arguments under dash and bash
+## (`make test` runs 2,000 cases; FUTURERUN_FUZZ_SEED=N repeats a run).
+FUZZ_CASES ?= 20000
+fuzz:
+	$(SWIFT) build --build-tests $(STRICT)
+	FUTURERUN_FUZZ_CASES=$(FUZZ_CASES) $(SWIFT) test --skip-build --filter QuotingFuzz
 
 ## The completions and the man page's OPTIONS section, rendered from the option table
 ## (Sources/FutureRunKit/Options/OptionTable.swift). They stay checked in; a test fails when stale.

@@ -5,14 +5,6 @@ import Testing
 
 @testable import FutureRunKit
 
-extension String {
-    fileprivate var trimmingTrailingNewlines: String {
-        var text = self
-        while text.hasSuffix("\n") { text.removeLast() }
-        return text
-    }
-}
-
 @Suite struct Formatting {
     @Test(arguments: [
         (Duration.milliseconds(0), "0ms"), (.milliseconds(999), "999ms"), (.milliseconds(1000), "1.00s"),
@@ -50,93 +42,6 @@ extension String {
 
     @Test func xmlEscapingDropsCharactersXmlCannotHold() {
         #expect(JUnitReport.escape("<a & \"b\">\u{01}\t", quotes: true) == "&lt;a &amp; &quot;b&quot;&gt;\t")
-    }
-}
-
-@Suite struct Templates {
-    private let scratch = Scratch()
-    private var scratchDirectory: String { scratch.path }
-
-    private func expand(_ template: String, _ arguments: [String], job: Int = 1, slot: Int = 1) throws -> String {
-        let template = try Template(Array(template.utf8))
-        return String(
-            decoding: try template.expand(arguments: arguments.map { Array($0.utf8) }, jobNumber: job, slot: slot), as: UTF8.self)
-    }
-
-    static let hostileArguments = [
-        "$(touch PWNED)", "`touch PWNED`", "'; touch PWNED; '", "a\nb", "x\ntouch PWNED\n",
-        "\"; touch PWNED; \"", "\\", "$HOME", "EOF", "a\nEOF\ntouch PWNED",
-    ]
-
-    @Test(arguments: [
-        "printf '%s\\n' {}", "printf '%s\\n' \"{}\"", "printf '%s\\n' '{}'", "printf '%s\\n' \"$(printf '%s' {})\"",
-        "printf '%s\\n' \"`printf '%s' {}`\"", "x=`printf '%s' {}`; printf '%s\\n' \"$x\"", "cat <<EOF\n{}\nEOF",
-        "cat <<'EOF'\n{}\nEOF", "cat <<-\"END\"\n\t{}\n\tEND", "cat <<EOF\n$(printf '%s' {})\nEOF",
-    ])
-    func everyQuotingContextKeepsTheArgumentData(template: String) throws {
-        for argument in Self.hostileArguments {
-            let line: String
-            do {
-                line = try expand(template, [argument])
-            } catch let error as Template.ExpansionError {
-                // A here-document refuses an argument that could end it: that is data kept too.
-                #expect(template.contains("<<"), "\(template): \(error)")
-                #expect(argument.contains("EOF") || argument.contains("END") || argument == "E", "\(argument)")
-                continue
-            }
-            let result = FutureCore.Command.shell("cd \(quoted(scratchDirectory)) && " + line).run().value
-            let output = String(decoding: result.stdout.bytes(), as: UTF8.self)
-            #expect(result.status == .exited(0), "\(line)")
-            #expect(access(scratchDirectory + "/PWNED", F_OK) != 0, "\(line) ran code")
-            // Backquotes and $(...) drop trailing newlines, as the shell does with any output.
-            let expected = template.contains("printf '%s' {}") ? argument.trimmingTrailingNewlines : argument
-            #expect(output.hasPrefix(expected), "\(line) printed \(output)")
-        }
-    }
-
-    @Test(arguments: [
-        ("echo $'a{}'", "$'...'"), ("echo `echo \\`echo {}\\``", "nested backquotes"), ("cat <<{}\nx\n{}", "delimiter"),
-    ])
-    func contextsThatCannotHoldDataAreRefused(template: String, context: String) {
-        #expect {
-            _ = try Template(Array(template.utf8))
-        } throws: { error in
-            (error as? UsageError)?.description.contains(context) == true
-        }
-    }
-
-    @Test func everyReplacementStringStopsTheAppending() throws {
-        #expect(try expand("echo job {#}", ["a"]) == "echo job 1")
-        #expect(try expand("echo slot {%}", ["a"], slot: 2) == "echo slot 2")
-        #expect(try expand("echo", ["a", "b c"]) == "echo a 'b c'")
-    }
-
-    @Test func plainContextQuotesOnlyWhenNeeded() throws {
-        #expect(try expand("gzip {}", ["a.log"]) == "gzip a.log")
-        #expect(try expand("gzip {}", ["a b.log"]) == "gzip 'a b.log'")
-        #expect(try expand("gzip {}", ["it's"]) == #"gzip 'it'\''s'"#)
-        #expect(try expand("gzip {}", [""]) == "gzip ''")
-    }
-
-    @Test func doubleQuotedContextEscapesItsSpecialCharacters() throws {
-        #expect(try expand("echo \"{}\"", ["$(x) `y` \"z\" \\"]) == #"echo "\$(x) \`y\` \"z\" \\""#)
-    }
-
-    @Test func singleQuotedContextClosesAndReopensAroundQuotes() throws {
-        #expect(try expand("echo '{}'", ["a'b"]) == #"echo 'a'\''b'"#)
-    }
-
-    @Test func commandSubstitutionInsideQuotesIsAPlainContext() throws {
-        #expect(try expand("echo \"$(basename {})\"", ["a b"]) == "echo \"$(basename 'a b')\"")
-    }
-
-    @Test func nonReplacementBracesStayLiteral() throws {
-        #expect(try expand("echo ${HOME} {a,b} {x}", ["arg"]) == "echo ${HOME} {a,b} {x} arg")
-    }
-
-    @Test func numberedListsAndTransforms() throws {
-        #expect(try expand("cp {1} {2//}/{1/.}.bak", ["src/a.txt", "out/dir/x"]) == "cp src/a.txt out/dir/a.bak")
-        #expect(try expand("echo {#} {%}", ["z"], job: 7, slot: 3) == "echo 7 3")
     }
 }
 

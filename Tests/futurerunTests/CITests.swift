@@ -16,6 +16,28 @@ import Testing
         #expect(run.status == 1)
     }
 
+    @Test func inputCannotIssueAWorkflowCommandThroughAnAnnotation() {
+        let run = futurerun(
+            ["-0", "--each", "@t-{} echo {}"], environment: [("GITHUB_ACTIONS", "true")],
+            shellPrefix: "printf 'x\\n::warning title=injected::pwned\\0' | ", exec: false)
+        #expect(run.status == 1, "\(run.err)")
+        #expect(!run.errLines.contains { $0.hasPrefix("::warning") }, "\(run.err)")
+        let annotation = run.errLines.first { $0.hasPrefix("::error ") }
+        #expect(annotation?.contains("%0A") == true || annotation?.contains("^J") == true, "\(run.err)")
+    }
+
+    @Test func theStepSummaryShowsLabelsAsText() {
+        let scratch = Scratch()
+        let summary = scratch.file("summary.md")
+        let run = futurerun(
+            ["--names", "![x](https://example.org/t.png),<img src=x>|*b*", "exit 1", ":::", "exit 2"],
+            environment: [("GITHUB_ACTIONS", "true"), ("GITHUB_STEP_SUMMARY", summary)])
+        #expect(run.status == 2)
+        let text = scratch.read("summary.md") ?? ""
+        for markup in ["![", "](", "<img", "*b*", "https:"] { #expect(!text.contains(markup), "\(markup) in \(text)") }
+        #expect(text.contains("&#33;&#91;x&#93;&#40;https&#58;&#47;&#47;example&#46;org&#47;t&#46;png&#41;"))
+    }
+
     @Test func gitlabGetsCollapsibleSections() {
         let run = futurerun(["--ci", "gitlab", "--names", "build", "echo built"])
         #expect(run.err.contains("section_start:"))

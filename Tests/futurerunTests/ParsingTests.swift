@@ -90,7 +90,12 @@ import Testing
         ("backquotes", "echo `printf '%s' {}`"),
         ("$(...)", "printf '%s\\n' \"$(printf '%s' {})\""),
         ("here-document", "cat <<EOF\n{}\nEOF"),
-        ("quoted here-document", "cat <<'EOF'\n{}\nEOF"),
+        ("after arithmetic", "echo $((1<<2))\nprintf '%s\\n' {}"),
+        ("a subshell in $(...)", "echo \"$( (true) ; printf '%s\\n' {} )\""),
+        ("a case in $(...)", "echo \"$(case x in x) printf '%s\\n' {};; esac)\""),
+        ("a function in $(...)", "echo \"$(f() { printf '%s\\n' \"$1\"; }; f {})\""),
+        ("a comment in backquotes", "echo `true #`\nprintf '%s\\n' {}"),
+        ("a comment", "printf '%s\\n' {}  # from {}"),
     ])
     func aSubstitutedArgumentIsDataInEveryQuotingContext(context: String, template: String) {
         let scratch = Scratch()
@@ -102,22 +107,39 @@ import Testing
         }
     }
 
-    @Test func aTemplateWithAReplacementWhereNothingKeepsItDataIsRefused() {
+    @Test(arguments: [
+        ("echo $'x{}'", "inside $'...' cannot be quoted safely"),
+        ("cat <<'EOF'\n{}\nEOF", "inside a quoted here-document"),
+        ("echo $(( {} + 1 ))", "bash evaluates an argument there"),
+        ("cat <<EOF\n", "where appended arguments would not be data"),
+    ])
+    func aTemplateWithAReplacementWhereNothingKeepsItDataIsRefused(template: String, message: String) {
         let scratch = Scratch()
-        let run = futurerun(["--each", "echo $'x{}'", "$(touch PWNED)"], directory: scratch.path)
+        let run = futurerun(["--each", template, "$(touch PWNED)"], directory: scratch.path)
         #expect(run.status == 255)
         #expect(run.errLines.count == 1)
-        #expect(run.err.contains("inside $'...' cannot be quoted safely"))
+        #expect(run.err.contains(message), "\(run.err)")
         #expect(!scratch.exists("PWNED"))
     }
 
-    @Test func anArgumentThatWouldEndAHereDocumentFailsItsJobOnly() {
+    @Test func anArgumentHoldingTheDelimiterLineStaysInTheHereDocument() {
         let scratch = Scratch()
-        let run = futurerun(["--each", "cat <<EOF\n{}\nEOF", "fine", "x\nEOF\ntouch PWNED"], directory: scratch.path)
-        #expect(run.status == 1)
-        #expect(run.out == "fine\n")
-        #expect(run.err.contains("would end the here-document"))
+        let run = futurerun(
+            ["-q", "--each", "cat <<EOF\nEOF{1}\necho {2}\nEOF", ":::", "", ":::", "; touch PWNED"], directory: scratch.path)
+        #expect(run.status == 0)
+        #expect(run.out == "EOF\necho ; touch PWNED\n")
         #expect(!scratch.exists("PWNED"))
+        let body = futurerun(["-q", "--each", "cat <<EOF\n{}\nEOF", "fine", "x\nEOF\ntouch PWNED"], directory: scratch.path)
+        #expect(body.out == "fine\nx\nEOF\ntouch PWNED\n")
+        #expect(!scratch.exists("PWNED"))
+    }
+
+    @Test func aShellVariableDefaultHoldsABraceFromTheArgument() {
+        let run = futurerun(["-q", "--each", "printf %s \"${x:-{}}\"", "a}b"])
+        #expect(run.out == "a}b")
+        let escaped = futurerun(["-q", "--each", "echo \\$'{}'", "q"])
+        #expect(escaped.status == 0)
+        #expect(escaped.out == "$q\n")
     }
 }
 

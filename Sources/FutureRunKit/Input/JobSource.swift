@@ -325,12 +325,7 @@ public final class JobSource: Sendable {
         case .arguments(let arguments):
             let jobName = name(Array(arguments.joined(separator: [0x20]).prefix(Job.nameLimit)))
             let template = template!
-            let line: [UInt8]
-            do {
-                line = try template.expand(arguments: arguments, jobNumber: number, slot: 1)
-            } catch {
-                return Job(number: number, name: jobName, header: found, body: .invalid(error.message))
-            }
+            let line = template.expand(arguments: arguments, jobNumber: number, slot: 1)
             if line.count > Self.commandLimit {
                 return Job(number: number, name: jobName, header: found, body: .invalid(Self.tooLong(command: line.count)))
             }

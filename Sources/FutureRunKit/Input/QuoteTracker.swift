@@ -1,7 +1,7 @@
-/// Follows the shell's quoting through a template, byte by byte, so that each replacement string
-/// knows how `/bin/sh` will read the text put in its place: plain, inside `"..."` or `'...'`, in a
-/// here-document body, under how many backquotes. Where no quoting can keep an argument data
-/// (inside `$'...'`, nested backquotes), the context says so and the template is refused.
+/// Follows the shell's quoting through a template, byte by byte, to guess the quotes around each
+/// replacement string: code, `"..."`, `'...'`, a here-document body. A wrong guess costs wrong
+/// text, never code (``ShellQuoting``); where a reference cannot expand at all (a quoted
+/// here-document, `$'...'`, a here-document's delimiter word) the template is refused.
 ///
 /// Only the template's own bytes are fed; a replacement's text never is.
 struct QuoteTracker {
@@ -20,65 +20,88 @@ struct QuoteTracker {
         case double
         /// `$'...'`: bash reads C escapes there; dash reads `$` and a single-quoted string.
         case ansiC
-        /// `` `...` ``: its inside is unescaped once, then run; `insideDouble` when it opened in `"..."`.
+        /// `` `...` ``: its inside is code, unescaped once first (`\"` too when it opened inside
+        /// `"..."`); `` \`...\` `` inside it is a nested level.
         case backquote(insideDouble: Bool)
-        /// `$(...)`: its inside is parsed afresh.
+        /// `$(...)`: its inside is code.
         case substitution
+        /// `(...)` in code (a subshell, a function's `()`, a case pattern's opening `(`).
+        case parenthesis
+        /// `case WORD in ... esac`: a `)` there ends a pattern, not a substitution.
+        case caseClause
         case hereDocument(HereDocument)
-        /// From an unquoted `#` at the start of a word to the end of the line.
+        /// From an unquoted `#` at the start of a word to the end of the line (or backquote).
         case comment
+
+        var isCode: Bool {
+            switch self {
+            case .plain, .backquote, .substitution, .parenthesis, .caseClause: true
+            default: false
+            }
+        }
     }
 
+    /// Byte ranges where `<` is arithmetic, not a here-document (``ArithmeticRegions``).
+    private let arithmetic: ArithmeticRegions
     private var stack: [Frame] = [.plain]
     private var pending: [HereDocument] = []
     private(set) var isEscaped = false
+    /// The byte before was a `$` that no backslash escaped.
+    private var afterDollar = false
     /// The byte index up to which a here-document's delimiter word runs (a replacement there
     /// would change where the body ends).
     private var delimiterWordEnd = -1
     /// Bytes of a here-document's delimiter line still to pass before its frame closes.
     private var closingLineLeft = 0
-    /// A reason why no replacement from here on can be placed safely, once one is seen.
-    private var ambiguity: String?
-    /// Parity of escaped backquotes inside the innermost backquote (`\``: a nested level).
-    private var nestedBackquote = false
 
-    /// The context a replacement at `index` lands in, or why it cannot be placed there.
-    func context(at index: Int) -> Result<Template.Context, UsageError> {
-        if let ambiguity { return .failure(.unsafeTemplate(context: ambiguity, hint: "put the replacement before it")) }
+    init(arithmetic: ArithmeticRegions) { self.arithmetic = arithmetic }
+
+    /// The surroundings of a replacement at `index`, or why none can be established.
+    func site(at index: Int) -> Result<ShellQuoting.Site, UsageError> {
+        surroundings(at: index).map { ShellQuoting.Site(surroundings: $0, backquotes: backquotes) }
+    }
+
+    /// For each backquote around the current byte, outermost first, whether it opened inside `"..."`.
+    private var backquotes: [Bool] {
+        stack.compactMap { if case .backquote(let insideDouble) = $0 { insideDouble } else { nil } }
+    }
+
+    private var isInBackquotes: Bool { !backquotes.isEmpty }
+
+    private func surroundings(at index: Int) -> Result<ShellQuoting.Surroundings, UsageError> {
         if index <= delimiterWordEnd {
             return .failure(.unsafeTemplate(context: "a here-document's delimiter", hint: "use a fixed delimiter such as EOF"))
         }
-        if nestedBackquote {
-            return .failure(.unsafeTemplate(context: "nested backquotes", hint: "write $(...) instead of backquotes"))
+        switch stack.last! {
+        case .plain, .backquote, .substitution, .parenthesis, .caseClause, .comment: return .success(.code)
+        case .double: return .success(.doubleQuotes)
+        case .single: return .success(.singleQuotes)
+        case .hereDocument(let document):
+            if document.expands { return .success(.doubleQuotes) }
+            return .failure(
+                .unsafeTemplate(
+                    context: "a quoted here-document (<<'\(String(decoding: document.delimiter, as: UTF8.self))')",
+                    hint: "nothing expands there; leave the delimiter unquoted"))
+        case .ansiC:
+            return .failure(
+                .unsafeTemplate(context: "$'...'", hint: "nothing expands there; put the replacement outside, as in $'\\t'{}"))
         }
-        var backquotes: [Bool] = []
-        var quoting: Template.Context.Quoting = .plain
-        for frame in stack {
-            switch frame {
-            case .plain, .substitution, .comment: quoting = .plain
-            case .single: quoting = .singleQuoted
-            case .double: quoting = .doubleQuoted
-            case .hereDocument(let document): quoting = .hereDocument(document)
-            case .backquote(let insideDouble):
-                backquotes.append(insideDouble)
-                quoting = .plain
-            case .ansiC:
-                return .failure(
-                    .unsafeTemplate(
-                        context: "$'...'", hint: "bash and dash read it differently; put the replacement outside, as in $'\\t'{}")
-                )
-            }
-        }
-        return .success(Template.Context(quoting: quoting, backquotes: backquotes))
     }
 
     /// Reads the template byte at `index` (never a replacement's).
     mutating func feed(_ bytes: [UInt8], at index: Int) {
         let byte = bytes[index]
+        let wasDollar = afterDollar
+        afterDollar = false
         if isEscaped {
             isEscaped = false
-            if byte == UInt8(ascii: "`"), stack.contains(where: { if case .backquote = $0 { true } else { false } }) {
-                nestedBackquote.toggle()
+            // `\`` inside backquotes opens or closes a nested level.
+            if byte == UInt8(ascii: "`"), isInBackquotes {
+                if case .backquote = stack.last!, backquotes.count > 1 {
+                    stack.removeLast()
+                } else if stack.last!.isCode || stack.last! == .double {
+                    stack.append(.backquote(insideDouble: stack.last! == .double))
+                }
             }
             return
         }
@@ -94,13 +117,14 @@ struct QuoteTracker {
             if byte == 0x0A {
                 stack.removeLast()
                 beginHereDocument(bytes, at: index + 1)
+            } else if byte == UInt8(ascii: "`"), isInBackquotes {
+                // A comment inside backquotes ends with them: the shell cuts the backquoted text first.
+                stack.removeLast()
+                closeBackquote()
             }
         case .ansiC:
             if byte == UInt8(ascii: "\\") {
                 isEscaped = true
-                if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "'") {
-                    ambiguity = "$'...' holding \\'"
-                }
             } else if byte == UInt8(ascii: "'") {
                 stack.removeLast()
             }
@@ -109,7 +133,8 @@ struct QuoteTracker {
             case UInt8(ascii: "\\"): isEscaped = true
             case UInt8(ascii: "\""): stack.removeLast()
             case UInt8(ascii: "`"): stack.append(.backquote(insideDouble: true))
-            case UInt8(ascii: "("): openSubstitution(bytes, at: index)
+            case UInt8(ascii: "$"): afterDollar = true
+            case UInt8(ascii: "("): if wasDollar { stack.append(.substitution) }
             default: break
             }
         case .hereDocument(let document):
@@ -117,49 +142,62 @@ struct QuoteTracker {
                 switch byte {
                 case UInt8(ascii: "\\"): isEscaped = true
                 case UInt8(ascii: "`"): stack.append(.backquote(insideDouble: false))
-                case UInt8(ascii: "("): openSubstitution(bytes, at: index)
+                case UInt8(ascii: "$"): afterDollar = true
+                case UInt8(ascii: "("): if wasDollar { stack.append(.substitution) }
                 case 0x0A: startHereDocumentLine(bytes, at: index + 1, document)
                 default: break
                 }
             } else if byte == 0x0A {
                 startHereDocumentLine(bytes, at: index + 1, document)
             }
-        case .plain, .substitution, .backquote:
-            feedCode(bytes, at: index)
+        case .plain, .substitution, .backquote, .parenthesis, .caseClause:
+            feedCode(bytes, at: index, afterDollar: wasDollar)
         }
     }
 
     /// A byte of shell code (outside quotes).
-    private mutating func feedCode(_ bytes: [UInt8], at index: Int) {
+    private mutating func feedCode(_ bytes: [UInt8], at index: Int, afterDollar wasDollar: Bool) {
         let byte = bytes[index]
+        let startsWord = index == 0 || [0x20, 0x09, 0x0A, 0x3B, 0x26, 0x7C, 0x28, 0x29].contains(bytes[index - 1])
         switch byte {
         case UInt8(ascii: "\\"): isEscaped = true
-        case UInt8(ascii: "'"):
-            stack.append(index > 0 && bytes[index - 1] == UInt8(ascii: "$") ? .ansiC : .single)
+        case UInt8(ascii: "$"): afterDollar = true
+        case UInt8(ascii: "'"): stack.append(wasDollar ? .ansiC : .single)
         case UInt8(ascii: "\""): stack.append(.double)
         case UInt8(ascii: "`"):
-            if case .backquote = stack.last! {
-                stack.removeLast()
-                nestedBackquote = false
-            } else {
-                stack.append(.backquote(insideDouble: false))
-            }
-        case UInt8(ascii: "("): openSubstitution(bytes, at: index)
+            if isInBackquotes { closeBackquote() } else { stack.append(.backquote(insideDouble: false)) }
+        case UInt8(ascii: "("): stack.append(wasDollar ? .substitution : .parenthesis)
         case UInt8(ascii: ")"):
-            if stack.last == .substitution { stack.removeLast() }
+            // In a case clause, a `)` that closes nothing opened inside it ends a pattern.
+            if stack.last == .substitution || stack.last == .parenthesis { stack.removeLast() }
         case UInt8(ascii: "#"):
-            if index == 0 || [0x20, 0x09, 0x0A, 0x3B, 0x26, 0x7C, 0x28, 0x29].contains(bytes[index - 1]) {
-                stack.append(.comment)
-            }
+            if startsWord { stack.append(.comment) }
         case UInt8(ascii: "<"):
-            announceHereDocument(bytes, at: index)
+            if arithmetic.construct(containing: index) == nil { announceHereDocument(bytes, at: index) }
         case 0x0A: beginHereDocument(bytes, at: index + 1)
-        default: break
+        default:
+            if startsWord, Self.word("case", in: bytes, at: index) {
+                stack.append(.caseClause)
+            } else if startsWord, stack.last == .caseClause, Self.word("esac", in: bytes, at: index) {
+                stack.removeLast()
+            }
         }
     }
 
-    private mutating func openSubstitution(_ bytes: [UInt8], at index: Int) {
-        if index > 0, bytes[index - 1] == UInt8(ascii: "$") { stack.append(.substitution) }
+    /// The backquote innermost on the stack closes, with whatever opened inside it.
+    private mutating func closeBackquote() {
+        while let last = stack.popLast() {
+            if case .backquote = last { break }
+        }
+        if stack.isEmpty { stack = [.plain] }
+    }
+
+    /// `word` at `index`, followed by a blank, `;`, a newline or the end.
+    private static func word(_ word: String, in bytes: [UInt8], at index: Int) -> Bool {
+        let pattern = Array(word.utf8)
+        let end = index + pattern.count
+        guard end <= bytes.count, bytes[index..<end].elementsEqual(pattern) else { return false }
+        return end == bytes.count || [0x20, 0x09, 0x0A, 0x3B].contains(bytes[end])
     }
 
     /// At `<<WORD` (not `<<<`, not the second `<` of one): the here-document whose body begins

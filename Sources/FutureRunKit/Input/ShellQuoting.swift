@@ -1,7 +1,31 @@
-/// Quoting of data for `/bin/sh`, for each context a template can put it in (``Template/Context``).
+/// How an argument is written into a job script for `/bin/sh` (``Template``).
+///
+/// The model: an argument reaches the shell only as a single-quoted word or as a reference to a
+/// variable that the script's first line assigns from a single-quoted word. A single-quoted word is
+/// data wherever the shell reads plain words; a reference (`"${_fr1}"`) is data wherever the shell
+/// reads it at all, because an expansion's result is never parsed again. So a replacement preceded
+/// only by plain words becomes a quoted word, and every other one a reference, written for the
+/// quotes the template seems to put around it: if that guess is wrong, the text is wrong, never code.
 enum ShellQuoting {
     private static let quote = UInt8(ascii: "'")
     private static let backslash = UInt8(ascii: "\\")
+
+    /// Where a reference sits, as far as the template's quoting can be read.
+    enum Surroundings: Sendable, Equatable {
+        /// Shell code: outside quotes, inside `$(...)`, backquotes, a comment.
+        case code
+        /// Inside `"..."` or the body of a here-document whose delimiter is unquoted.
+        case doubleQuotes
+        /// Inside `'...'`.
+        case singleQuotes
+    }
+
+    /// Where a reference sits: its surroundings, and the backquotes around it, outermost first,
+    /// each marked if it opened inside `"..."`.
+    struct Site: Sendable, Equatable {
+        var surroundings: Surroundings
+        var backquotes: [Bool] = []
+    }
 
     /// Bytes that need no quoting in a plain word.
     private static func isSafe(_ byte: UInt8) -> Bool {
@@ -15,82 +39,45 @@ enum ShellQuoting {
         }
     }
 
-    /// `argument` as the shell must see it at `context` to read it back byte for byte. Throws when a
-    /// here-document body cannot hold it (a line of it would end the body).
-    static func quote(_ argument: [UInt8], in context: Template.Context) throws(Template.ExpansionError) -> [UInt8] {
-        var quoted: [UInt8]
-        switch context.quoting {
-        case .plain:
-            quoted = word(argument)
-        case .singleQuoted:
-            // Already inside '...': everything is literal except the quote itself.
-            quoted = closingAroundQuotes(argument)
-        case .doubleQuoted:
-            // Inside "...": only $ ` " \ are special.
-            quoted = escaping(argument, "$`\"\\")
-        case .hereDocument(let document):
-            // An unquoted delimiter's body expands $ ` \ (not "); a quoted one's is literal.
-            quoted = document.expands ? escaping(argument, "$`\\") : argument
-            if couldEnd(document, with: quoted) { throw .endsHereDocument(delimiter: document.delimiter) }
-        }
-        // Each backquote around it is unescaped once before its inside is parsed: escape once per level.
-        for insideDouble in context.backquotes.reversed() {
-            quoted = escaping(quoted, insideDouble ? "$`\\\"" : "$`\\")
-        }
-        return quoted
-    }
-
     /// `argument` as one word of a `/bin/sh` command line, read back byte for byte: as it is when
-    /// every byte is safe, else single-quoted.
+    /// every byte is safe, else single-quoted (each `'` as `'\''`).
     static func word(_ argument: [UInt8]) -> [UInt8] {
         if !argument.isEmpty, argument.allSatisfy(isSafe) { return argument }
-        return [quote] + closingAroundQuotes(argument) + [quote]
-    }
-
-    /// `'` as `'\''` (close, an escaped quote, reopen).
-    private static func closingAroundQuotes(_ argument: [UInt8]) -> [UInt8] {
-        var quoted: [UInt8] = []
-        quoted.reserveCapacity(argument.count)
+        var quoted: [UInt8] = [quote]
+        quoted.reserveCapacity(argument.count + 2)
         for byte in argument {
             if byte == quote { quoted += [quote, backslash, quote, quote] } else { quoted.append(byte) }
         }
+        quoted.append(quote)
         return quoted
     }
 
-    private static func escaping(_ argument: [UInt8], _ special: String) -> [UInt8] {
-        let special = Array(special.utf8)
-        var quoted: [UInt8] = []
-        quoted.reserveCapacity(argument.count)
-        for byte in argument {
-            if special.contains(byte) { quoted.append(backslash) }
-            quoted.append(byte)
-        }
-        return quoted
-    }
+    /// The name of the variable that holds a job's `number`th distinct value: `_fr1`, `_fr2`, …
+    static func variable(_ number: Int) -> [UInt8] { Array("_fr\(number)".utf8) }
 
-    /// Whether some line of the body could become the delimiter line with `text` in it: a middle
-    /// line of `text` equal to the delimiter, its first line the delimiter's end, its last line the
-    /// delimiter's start, or (one line) any part of it. Cautious: the text around the replacement
-    /// is not looked at, so an argument that only might end the body is refused too.
-    private static func couldEnd(_ document: QuoteTracker.HereDocument, with text: [UInt8]) -> Bool {
-        let delimiter = document.delimiter
-        var lines = text.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            document.stripsTabs ? line.drop { $0 == 0x09 } : line
+    /// A reference to `variable` that expands to its value, unsplit, at `site`. The text is fixed
+    /// ASCII with no quote it leaves open, so whatever the real surroundings are, the shell reads
+    /// either the value or these bytes as text.
+    static func reference(to variable: [UInt8], at site: Site) -> [UInt8] {
+        let expansion = Array("${".utf8) + variable + [UInt8(ascii: "}")]
+        var reference: [UInt8]
+        switch site.surroundings {
+        case .code: reference = [UInt8(ascii: "\"")] + expansion + [UInt8(ascii: "\"")]
+        case .doubleQuotes: reference = expansion
+        case .singleQuotes: reference = Array("'\"".utf8) + expansion + Array("\"'".utf8)
         }
-        guard let first = lines.first else { return false }
-        if lines.count == 1 {
-            return !first.isEmpty && delimiter.count >= first.count
-                && (0...(delimiter.count - first.count)).contains { delimiter[$0..<($0 + first.count)].elementsEqual(first) }
+        // Each backquote unescapes its inside once before parsing it (`\"` too, inside "..."):
+        // escape once per level, innermost first.
+        for insideDouble in site.backquotes.reversed() {
+            var escaped: [UInt8] = []
+            for byte in reference {
+                if byte == backslash || byte == UInt8(ascii: "`") || (insideDouble && byte == UInt8(ascii: "\"")) {
+                    escaped.append(backslash)
+                }
+                escaped.append(byte)
+            }
+            reference = escaped
         }
-        let last = lines.removeLast()
-        lines.removeFirst()
-        if lines.contains(where: { $0.elementsEqual(delimiter) }) { return true }
-        return (!first.isEmpty && delimiter.ends(with: first)) || (!last.isEmpty && delimiter.starts(with: last))
-    }
-}
-
-extension Array where Element == UInt8 {
-    fileprivate func ends(with suffix: ArraySlice<UInt8>) -> Bool {
-        suffix.count <= count && self[(count - suffix.count)...].elementsEqual(suffix)
+        return reference
     }
 }

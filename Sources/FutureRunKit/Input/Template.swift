@@ -1,6 +1,5 @@
 /// A `--each` template, parsed once: literal bytes and GNU parallel replacement strings, each
-/// replacement knowing the shell quoting context it sits in (``QuoteTracker``), so that a
-/// substituted argument is always data and never shell code.
+/// replacement knowing how its argument is written so that it is always data (``ShellQuoting``).
 ///
 /// | string | becomes |
 /// |---|---|
@@ -15,43 +14,25 @@
 public struct Template: Sendable, Equatable {
     enum Transform: Sendable, Equatable { case whole, noExtension, baseName, directory, baseNameNoExtension }
 
-    /// How the shell reads the text put at a replacement.
-    struct Context: Sendable, Equatable {
-        enum Quoting: Sendable, Equatable {
-            /// Outside quotes (also directly inside `$(...)` and backquotes).
-            case plain
-            case doubleQuoted
-            case singleQuoted
-            case hereDocument(QuoteTracker.HereDocument)
-        }
-
-        var quoting: Quoting
-        /// The backquotes around it, outermost first: whether each opened inside `"..."`.
-        var backquotes: [Bool] = []
+    /// How an argument is written at a replacement.
+    enum Placement: Sendable, Equatable {
+        /// Only plain words come before it: a single-quoted word, as GNU parallel writes it.
+        case word
+        /// A reference to a variable assigned at the head of the job script.
+        case reference(ShellQuoting.Site)
     }
 
     enum Part: Sendable, Equatable {
         case literal([UInt8])
         /// Argument `list` (0-based; `nil`: all of them, joined by spaces).
-        case argument(list: Int?, Transform, Context)
+        case argument(list: Int?, Transform, Placement)
         case jobNumber
         case slot
     }
 
-    /// Why a job's arguments cannot go into the template.
-    enum ExpansionError: Error, Equatable {
-        case endsHereDocument(delimiter: [UInt8])
-
-        var message: String {
-            switch self {
-            case .endsHereDocument(let delimiter):
-                "the argument would end the here-document (its delimiter is "
-                    + String(decoding: delimiter, as: UTF8.self) + "): pick a delimiter the arguments cannot hold"
-            }
-        }
-    }
-
     let parts: [Part]
+    /// How arguments are appended to a template without replacement strings.
+    let appended: Placement
     /// Whether any replacement string appears (`{#}` and `{%}` too); if none, the arguments are appended.
     let hasReplacement: Bool
     /// Whether the job's slot is part of the command line (`{%}`).
@@ -64,34 +45,63 @@ public struct Template: Sendable, Equatable {
     /// The highest `{N}` used (0 if none).
     let highestList: Int
 
-    /// Parses `bytes`; refuses a replacement in a context where no quoting keeps it data.
+    /// Parses `bytes`; refuses a replacement where bash evaluates it (``ArithmeticRegions``) or where
+    /// no reference expands (``QuoteTracker``).
     init(_ bytes: [UInt8]) throws(UsageError) {
-        var parts: [Part] = []
-        var literal: [UInt8] = []
-        var tracker = QuoteTracker()
+        var found: [(at: Int, length: Int, Replacement)] = []
         var index = 0
+        var escaped = false
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "{"), !tracker.isEscaped,
-                let (kind, length) = Template.replacement(in: bytes, at: index)
-            {
-                if !literal.isEmpty { parts.append(.literal(literal)) }
-                literal = []
-                switch kind {
-                case .jobNumber: parts.append(.jobNumber)
-                case .slot: parts.append(.slot)
-                case .argument(let list, let transform):
-                    parts.append(.argument(list: list, transform, try tracker.context(at: index).get()))
-                }
+            if bytes[index] == UInt8(ascii: "{"), !escaped, let (kind, length) = Template.replacement(in: bytes, at: index) {
+                found.append((index, length, kind))
                 index += length
+                escaped = false
                 continue
             }
-            tracker.feed(bytes, at: index)
-            literal.append(bytes[index])
+            escaped = !escaped && bytes[index] == UInt8(ascii: "\\")
             index += 1
         }
-        if !literal.isEmpty { parts.append(.literal(literal)) }
+        var masked = bytes
+        for replacement in found {
+            masked.replaceSubrange(
+                replacement.at..<(replacement.at + replacement.length),
+                with: repeatElement(UInt8(ascii: "_"), count: replacement.length))
+        }
+        let arithmetic = ArithmeticRegions(masked)
+        var tracker = QuoteTracker(arithmetic: arithmetic)
+        var onlyPlainWords = true
+        var parts: [Part] = []
+        var literalStart = 0
+        func placement(at index: Int) throws(UsageError) -> Placement {
+            if let construct = arithmetic.construct(containing: index) {
+                throw .unsafeTemplate(
+                    context: construct, hint: "bash evaluates an argument there as an expression, which can run code")
+            }
+            return onlyPlainWords ? .word : .reference(try tracker.site(at: index).get())
+        }
+        for replacement in found + [(bytes.count, 0, nil)] as [(at: Int, length: Int, Replacement?)] {
+            for position in literalStart..<replacement.at {
+                tracker.feed(bytes, at: position)
+                onlyPlainWords = onlyPlainWords && Template.isPlainWordByte(bytes[position])
+            }
+            if replacement.at > literalStart { parts.append(.literal(Array(bytes[literalStart..<replacement.at]))) }
+            literalStart = replacement.at + replacement.length
+            switch replacement.2 {
+            case nil: break
+            case .jobNumber: parts.append(.jobNumber)
+            case .slot: parts.append(.slot)
+            case .argument(let list, let transform):
+                parts.append(.argument(list: list, transform, try placement(at: replacement.at)))
+            }
+        }
         self.parts = parts
-        hasReplacement = parts.contains { if case .literal = $0 { false } else { true } }
+        hasReplacement = !found.isEmpty
+        if hasReplacement {
+            appended = .word
+        } else {
+            appended = try placement(at: bytes.count)
+            guard appended == .word || appended == .reference(.init(surroundings: .code)) else { throw .unplacedArguments }
+        }
         usesSlot = parts.contains(.slot)
         let arguments = parts.compactMap { part -> (list: Int?, transform: Transform)? in
             if case .argument(let list, let transform, _) = part { (list, transform) } else { nil }
@@ -99,6 +109,16 @@ public struct Template: Sendable, Equatable {
         holdsEveryArgumentWhole = !hasReplacement || arguments.contains { $0.list == nil && $0.transform == .whole }
         holdsFirstArgumentWhole = holdsEveryArgumentWhole || arguments.contains { $0.list == 0 && $0.transform == .whole }
         highestList = arguments.compactMap { $0.list.map { $0 + 1 } }.max() ?? 0
+    }
+
+    /// Bytes after which the shell still reads plain words: no quote, expansion, bracket, brace,
+    /// redirection from a here-document, comment or escape can have opened anything.
+    private static func isPlainWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: " \t\n_-./,:+@%^=~!*?;&|>[]".utf8.contains(byte)
+        }
     }
 
     private enum Replacement { case argument(list: Int?, Transform), jobNumber, slot }
@@ -129,31 +149,50 @@ public struct Template: Sendable, Equatable {
         return (.argument(list: list, transform), length)
     }
 
-    /// The command line for one job: `arguments` (one per list, column or `-n` argument)
-    /// substituted and quoted for where each lands.
-    func expand(arguments: [[UInt8]], jobNumber: Int, slot: Int) throws(ExpansionError) -> [UInt8] {
+    /// The command line for one job: `arguments` (one per list, column or `-n` argument) put in as
+    /// quoted words, or as references to variables that a head of assignments sets.
+    func expand(arguments: [[UInt8]], jobNumber: Int, slot: Int) -> [UInt8] {
+        var head: [UInt8] = []
         var line: [UInt8] = []
+        /// The variables assigned so far, by argument and transform.
+        var variables: [(argument: Int, transform: Transform)] = []
+        func put(_ argument: Int, _ transform: Transform, _ placement: Placement) {
+            let value = Template.apply(transform, to: argument < arguments.count ? arguments[argument] : [])
+            guard case .reference(let site) = placement else {
+                line += ShellQuoting.word(value)
+                return
+            }
+            let number: Int
+            if let known = variables.firstIndex(where: { $0 == (argument, transform) }) {
+                number = known + 1
+            } else {
+                variables.append((argument, transform))
+                number = variables.count
+                head +=
+                    (number > 1 ? [0x20] : []) + ShellQuoting.variable(number) + [UInt8(ascii: "=")] + ShellQuoting.word(value)
+            }
+            line += ShellQuoting.reference(to: ShellQuoting.variable(number), at: site)
+        }
         for part in parts {
             switch part {
             case .literal(let bytes): line += bytes
             case .jobNumber: line += Array(String(jobNumber).utf8)
             case .slot: line += Array(String(slot).utf8)
-            case .argument(let list, let transform, let context):
-                if let list {
-                    let argument = list < arguments.count ? arguments[list] : []
-                    line += try ShellQuoting.quote(Template.apply(transform, to: argument), in: context)
-                } else {
-                    for (position, argument) in arguments.enumerated() {
-                        if position > 0 { line.append(0x20) }
-                        line += try ShellQuoting.quote(Template.apply(transform, to: argument), in: context)
-                    }
+            case .argument(let list?, let transform, let placement): put(list, transform, placement)
+            case .argument(nil, let transform, let placement):
+                for argument in arguments.indices {
+                    if argument > 0 { line.append(0x20) }
+                    put(argument, transform, placement)
                 }
             }
         }
         if !hasReplacement {
-            for argument in arguments { line += [0x20] + (try ShellQuoting.quote(argument, in: Context(quoting: .plain))) }
+            for argument in arguments.indices {
+                line.append(0x20)
+                put(argument, .whole, appended)
+            }
         }
-        return line
+        return head.isEmpty ? line : head + Array("; ".utf8) + line
     }
 
     /// The template with the replacement strings put in as they are, unquoted: for a job header

@@ -16,6 +16,7 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case needsOneList(String)
     case unrunnableShell(path: String, reason: String)
     case unsafeTemplate(context: String, hint: String)
+    case unplacedArguments
     case badJobGraph(String)
 
     public var description: String {
@@ -52,6 +53,8 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
             problem
         case .unsafeTemplate(let context, let hint):
             "a replacement string inside \(context) cannot be quoted safely: \(hint)"
+        case .unplacedArguments:
+            "the template ends inside quotes or a here-document, where appended arguments would not be data: put {} where they go"
         }
     }
 }

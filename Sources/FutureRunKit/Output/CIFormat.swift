@@ -41,7 +41,7 @@ public enum CIFormat: Sendable, Equatable {
         let title = "\(label) \(mark) \(DurationFormat.format(outcome.result.wallTime))"
         switch self {
         case .none: return nil
-        case .github: return "::group::" + title
+        case .github: return "::group::" + title.replacingPercentEncoding()
         case .gitlab:
             let start = Int(outcome.result.startTime)
             let options = outcome.status == .succeeded ? "[collapsed=true]" : ""
@@ -74,8 +74,9 @@ public enum CIFormat: Sendable, Equatable {
             case .unrunnable(let reason): reason
             default: "failed"
             }
-        let label = Style.sanitize(outcome.job.label).replacingPercentEncoding()
-        return "::error title=futurerun job \(outcome.job.number) failed::\(label): \(detail)"
+        // Both come from input: one line, with GitHub's own escapes, can issue no command of its own.
+        let message = Style.sanitize("\(outcome.job.label): \(detail)").replacingPercentEncoding()
+        return "::error title=futurerun job \(outcome.job.number) failed::" + message
     }
 
     /// A token no job can guess, for ``stopCommands(token:)``.

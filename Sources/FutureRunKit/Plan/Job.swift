@@ -47,7 +47,7 @@ public struct Job: Sendable {
         switch body {
         case .command(let line): line
         case .template(let template, let arguments):
-            (try? template.expand(arguments: arguments, jobNumber: number, slot: slot)) ?? []
+            template.expand(arguments: arguments, jobNumber: number, slot: slot)
         case .invalid: []
         }
     }

@@ -39,10 +39,12 @@ final class StepSummary: Report {
         var text = "### futurerun: \(tally.total) jobs, \(tally.succeeded) ok, \(tally.failed) failed"
         if tally.skipped > 0 { text += ", \(tally.skipped) skipped" }
         text += "\n\n| # | job | status | time |\n|---:|---|---|---:|\n"
-        for row in rows { text += "| \(row.number) | \(cell(row.label)) | \(row.status) | \(row.time) |\n" }
+        for row in rows { text += "| \(row.number) | \(plainText(row.label)) | \(row.status) | \(row.time) |\n" }
         for job in failed {
-            text += "\n<details><summary>\(html(job.label)) failed: its last lines</summary>\n\n```\n"
-            text += job.lines.map { $0.replacing("```", with: "`​``") }.joined(separator: "\n") + "\n```\n</details>\n"
+            text += "\n<details><summary>\(plainText(job.label)) failed: its last lines</summary>\n\n```\n"
+            text +=
+                job.lines.map { Style.sanitize($0).replacing("```", with: "`​``") }.joined(separator: "\n")
+                + "\n```\n</details>\n"
         }
         return text + "\n"
     }
@@ -55,14 +57,23 @@ final class StepSummary: Report {
         case .unrunnable: "❌ could not run"
         case .stopped: "⏹ stopped"
         case .notStarted: "⏭ not started"
-        case .skipped(let reason): "⏭ skipped: \(cell(reason))"
+        case .skipped(let reason): "⏭ skipped: \(plainText(reason))"
         }
     }
 
-    /// Text for a table cell: no `|` or line break can end it, no markup runs.
-    private static func cell(_ text: String) -> String { html(Style.sanitize(text)).replacing("|", with: "\\|") }
-
-    private static func html(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+    /// Text that GitHub shows as it is, in a table cell or in HTML: control characters made
+    /// visible, and every ASCII punctuation mark a numeric character reference, so that no
+    /// Markdown, HTML, link, image, mention or table syntax can form from it.
+    static func plainText(_ text: String) -> String {
+        var plain = ""
+        for scalar in Style.sanitize(text).unicodeScalars {
+            let isPlain = scalar == " " || scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+            if scalar.isASCII, !isPlain {
+                plain += "&#\(scalar.value);"
+            } else {
+                plain.unicodeScalars.append(scalar)
+            }
+        }
+        return plain
     }
 }
