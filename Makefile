@@ -31,23 +31,32 @@ release:
 	$(SWIFT) build $(RELEASE) $(STRICT)
 
 ## Every test: unit, library behaviour on real processes, end-to-end on the built binary; then the
-## end-to-end suite again on the release binary, the one that ships (built with other flags).
+## end-to-end suite again on the release binary, the one that ships (built with other flags); then
+## the engine's tests and the release suite once more with the portable exit watcher (SIGCHLD, what
+## a kernel without pidfd gets) forced.
 test: lint release
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
 	FUTURERUN_BINARY=$(CURDIR)/.build/release/futurerun $(SWIFT) test --skip-build --filter futurerunTests
+	@echo "== the engine's tests and the end-to-end suite again, with the portable exit watcher (SIGCHLD) forced"
+	FUTURECORE_EXIT_WATCHER=childSignal $(SWIFT) test --skip-build --filter FutureCoreTests
+	FUTURECORE_EXIT_WATCHER=childSignal FUTURERUN_BINARY=$(CURDIR)/.build/release/futurerun $(SWIFT) test --skip-build --filter futurerunTests
 
 ## The formatting rules of .swift-format, checked (swift format -i -r Sources Tests fixes most).
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Examples Package.swift
 
-## FutureCore's documentation (DocC) into .build/docs, from its symbols and its catalog; a warning fails.
+## The documentation (DocC) of FutureCore and FutureProcess into .build/docs/MODULE, from their
+## symbols and catalogs; a warning fails.
 docs:
-	$(SWIFT) build --target FutureCore -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir \
-	  -Xswiftc $(CURDIR)/.build/symbol-graphs
-	$(SWIFT_BIN)docc convert Sources/FutureCore/FutureCore.docc --additional-symbol-graph-dir .build/symbol-graphs \
-	  --output-path .build/docs --fallback-display-name FutureCore --fallback-bundle-identifier org.futurerun.FutureCore \
-	  --warnings-as-errors
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
+	mkdir -p .build/docs; for module in FutureCore FutureProcess; do \
+	  rm -rf .build/symbol-graphs/$$module && mkdir -p .build/symbol-graphs/$$module && \
+	  cp .build/*/symbolgraph/$$module.symbols.json .build/symbol-graphs/$$module/ && \
+	  $(SWIFT_BIN)docc convert Sources/$$module/$$module.docc --additional-symbol-graph-dir .build/symbol-graphs/$$module \
+	    --output-path .build/docs/$$module --fallback-display-name $$module \
+	    --fallback-bundle-identifier org.futurerun.$$module --warnings-as-errors || exit 1; \
+	done
 
 ## The same suite under the thread sanitizer. FUTURECORE_THREAD_SANITIZER makes every lock one it
 ## can see (Locked.swift); the checks of what the sanitizer itself changes (spawn errors, resident

@@ -7,26 +7,34 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "futurerun",
+    // The futures build wherever Swift 6 does; the process engine is Linux's (epoll, pidfd).
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "FutureCore", targets: ["FutureCore"]),
+        // The futures (FutureCore) and commands as futures (FutureProcess), as swift-nio splits
+        // NIOCore from NIOPosix.
+        .library(name: "FutureCore", targets: ["FutureCore", "FutureProcess"]),
         .executable(name: "futurerun", targets: ["futurerun"]),
     ],
     targets: [
-        // The only C in the package, FutureCore's: libc calls Swift's Glibc module does not expose.
-        .target(name: "CFutureShims"),
-        .target(name: "FutureCore", dependencies: ["CFutureShims"], swiftSettings: strict),
-        .target(name: "FutureRunKit", dependencies: ["FutureCore"], swiftSettings: strict),
+        // The only C in the package, the process engine's: libc calls Swift's Glibc module does not
+        // expose. The underscore: no client imports it.
+        .target(name: "_CFutureShims"),
+        .target(name: "FutureCore", swiftSettings: strict),
+        .target(name: "FutureProcess", dependencies: ["FutureCore", "_CFutureShims"], swiftSettings: strict),
+        .target(name: "FutureRunKit", dependencies: ["FutureCore", "FutureProcess"], swiftSettings: strict),
         .executableTarget(name: "futurerun", dependencies: ["FutureRunKit"], swiftSettings: strict),
         // `make generate`: the completions and the man page's options, rendered from the option table.
         .executableTarget(name: "generate-usage", dependencies: ["FutureRunKit"], swiftSettings: strict),
         .executableTarget(
-            name: "futurecore-example", dependencies: ["FutureCore"], path: "Examples/FutureCoreExample",
+            name: "futurecore-example", dependencies: ["FutureCore", "FutureProcess"], path: "Examples/FutureCoreExample",
             swiftSettings: strict),
         // What every test target shares: scratch directories, quoting, polling against hangs.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "FutureCoreTests", dependencies: ["FutureCore", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "FutureRunKitTests", dependencies: ["FutureRunKit", "TestSupport"], exclude: ["Expected"], swiftSettings: strict
+            name: "FutureCoreTests", dependencies: ["FutureCore", "FutureProcess", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "FutureRunKitTests", dependencies: ["FutureRunKit", "FutureProcess", "TestSupport"], exclude: ["Expected"],
+            swiftSettings: strict
         ),
         .testTarget(name: "futurerunTests", dependencies: ["futurerun", "TestSupport"], swiftSettings: strict),
     ]

@@ -4,7 +4,8 @@
 # are medians of per-round ratios.
 #
 # usage: bench/run.sh FUTURERUN_BINARY
-#   QUICK=1   only the per-job cost against xargs (< 1 minute); exits 1 if futurerun is slower
+#   QUICK=1   only the per-job cost against xargs, and of the portable exit watcher against pidfd
+#             (< 1 minute); exits 1 if futurerun is slower than xargs
 #   DEPS=1    only the cost of jobs that wait for jobs (a chain, and a root with many dependants)
 #   REMOTE=1  only jobs on another host: 40 trivial jobs at -j4 over ssh, against GNU parallel -M -S
 #             and bare ssh sessions, on a private sshd at 127.0.0.2 (as root: openssh-server)
@@ -119,7 +120,8 @@ if [[ ${REMOTE:-0} == 1 ]]; then remote; exit 0; fi
 seq "$N" | sed 's/^/true /' >"$WORK/jobs"
 echo
 echo "## per-job cost: $N trivial jobs from a job file, -j$J"
-specs=("c-floor=$FLOOR $N $J" "xargs=xargs -d '\\n' -P$J -I{} sh -c '{}' < $WORK/jobs" "futurerun=$FR -q -j$J < $WORK/jobs")
+specs=("c-floor=$FLOOR $N $J" "xargs=xargs -d '\\n' -P$J -I{} sh -c '{}' < $WORK/jobs" "futurerun=$FR -q -j$J < $WORK/jobs"
+  "fr-sigchld=FUTURECORE_EXIT_WATCHER=childSignal $FR -q -j$J < $WORK/jobs")
 [[ $QUICK == 1 ]] || ! command -v parallel >/dev/null || specs+=("parallel-k=parallel -j$J -k < $WORK/jobs")
 rounds "${specs[@]}"
 printf '%-12s %8s %9s %13s\n' command "wall s" "ms/job" "CPU ms/job"
@@ -132,6 +134,7 @@ vs_xargs=$(ratio futurerun xargs)
 echo "futurerun / xargs    $vs_xargs  (rounds $(spread futurerun xargs))"
 echo "futurerun / C floor  $(ratio futurerun c-floor)  (rounds $(spread futurerun c-floor))"
 echo "CPU (jobs included): futurerun / xargs  $(ratio futurerun xargs 5)  (rounds $(spread futurerun xargs 5))"
+echo "portable exit watcher (SIGCHLD) / pidfd  $(ratio fr-sigchld futurerun)  (rounds $(spread fr-sigchld futurerun))"
 grep -q '^parallel-k ' "$WORK/data" && echo "GNU parallel -k / futurerun  $(ratio parallel-k futurerun)  (rounds $(spread parallel-k futurerun))"
 
 if [[ $QUICK == 1 ]]; then

@@ -1,6 +1,7 @@
 // A FutureCore program as a user would write it: futures from closures and from commands,
 // combinators, a bounded pool, and the async bridge.
 import FutureCore
+import FutureProcess
 
 // The seed's spelling: start work, do something else, read the value when needed.
 let greeting: Future<String?> = Future { "hello" }
@@ -17,7 +18,7 @@ print("ran:", both.value.split(separator: "\n").joined(separator: " "))
 
 // At most two at a time; results in input order.
 let pool = CommandPool(width: 2)
-let sleeps = (1...4).map { index in pool.submit(.shell("sleep 0.1; echo \(index)")).flatMap { $0.result } }
+let sleeps = (1...4).map { index in pool.run(.shell("sleep 0.1; echo \(index)")) }
 let outputs = Future.all(sleeps).value.map { String(decoding: $0.stdout.bytes(), as: UTF8.self) }
 print("pool:", outputs.joined().split(separator: "\n").joined(separator: ","))
 

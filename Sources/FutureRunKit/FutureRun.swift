@@ -1,5 +1,6 @@
 import Dispatch
 import FutureCore
+import FutureProcess
 import Glibc
 
 /// The futurerun program: parse, plan, run, report, exit status. `main.swift` calls ``main(_:)``.

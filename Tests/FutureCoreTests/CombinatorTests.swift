@@ -1,5 +1,6 @@
 import Dispatch
 import FutureCore
+import FutureProcess
 import Glibc
 import Testing
 
@@ -31,7 +32,7 @@ private func succeeding(_ milliseconds: Int, _ value: Int) -> Eventual<Int, Boom
         let doubled = later(10, 20).map { $0 * 2 }
         #expect(doubled.value == 40)
         let failed = failing(5, 1).map { $0 * 2 }
-        #expect(failed.result == .failure(.boom(1)))
+        #expect(failed.wait() == .failure(.boom(1)))
     }
 
     @Test func mapErrorTransformsOnlyTheFailure() {

@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 import Glibc
 import TestSupport
 import Testing
@@ -115,7 +116,7 @@ import Testing
             previous = Future<CommandResult>.after(prerequisites) { _ in
                 Command.shell(line).run()
             } ifCancelled: {
-                .success(ProcessEngine.shared.neverStarted(.shell("true")).result.value)
+                .success(CommandRun.neverStarted().result.value)
             }
         }
         #expect(try #require(previous).value.succeeded)

@@ -1,5 +1,6 @@
 import Dispatch
 import FutureCore
+import FutureProcess
 import Glibc
 import Testing
 

@@ -1,5 +1,6 @@
 import Dispatch
 import FutureCore
+import FutureProcess
 import Glibc
 import Testing
 
@@ -34,7 +35,7 @@ import Testing
             return 7
         }
         #expect(!future.resolved)
-        #expect(!future.isResolved)
+        #expect(!future.resolved)
         gate.signal()
         _ = future.value
         #expect(future.resolved)
@@ -47,9 +48,9 @@ import Testing
             return 3
         }
         #expect(future.value == 3)
-        // Resolved: reading again takes the stored value (peek never blocks) and runs nothing.
+        // Resolved: reading again takes the stored value (outcome never blocks) and runs nothing.
         #expect(future.resolved)
-        #expect(future.peek?.get() == 3)
+        #expect(future.outcome?.get() == 3)
         #expect(future.value == 3)
         #expect(runs.withLock { $0 } == 1)
     }

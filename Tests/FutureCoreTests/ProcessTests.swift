@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import FutureCore
+@testable import FutureProcess
 
 private func sh(_ line: String, timeout: Duration? = nil, grace: Duration = .seconds(5)) -> Command {
     var command = Command.shell(line)

@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 import Testing
 
 @testable import FutureRunKit

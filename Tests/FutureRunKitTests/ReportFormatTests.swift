@@ -2,6 +2,7 @@ import Glibc
 import Testing
 
 @testable import FutureCore
+@testable import FutureProcess
 @testable import FutureRunKit
 
 /// Compares `rendered` with the checked-in `Expected/NAME` (set `FUTURERUN_RECORD=1` to write it

@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 import Glibc
 import TestSupport
 import Testing
@@ -160,7 +161,7 @@ import Testing
     private func adding(_ status: JobStatus, to tally: Tally) -> Tally {
         var tally = tally
         let job = Job(number: 1, name: "x", body: .invalid("x"))
-        let run = FutureCore.ProcessEngine.shared.neverStarted(.shell("true"))
+        let run = CommandRun.neverStarted()
         tally.add(JobOutcome(job: job, status: status, result: run.result.value, attempts: 1, commandLine: []))
         return tally
     }

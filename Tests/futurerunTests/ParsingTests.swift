@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 import Glibc
 import TestSupport
 import Testing

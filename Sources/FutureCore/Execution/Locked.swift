@@ -1,7 +1,6 @@
 import Synchronization
 
 #if FUTURECORE_THREAD_SANITIZER
-import CFutureShims
 
 /// A `Mutex` that tells the thread sanitizer it is one (`make tsan` builds with
 /// `-DFUTURECORE_THREAD_SANITIZER`). The sanitizer cannot see `Mutex`'s lock on Linux, which it
@@ -9,10 +8,8 @@ import CFutureShims
 /// a `Mutex` guards as raced. Every other build uses `Mutex` itself (below).
 package struct Locked<Value: ~Copyable>: ~Copyable {
     private let mutex: Mutex<Value>
-    /// What the sanitizer knows the lock by: an address of its own, touched by nothing else.
-    private let identity = Identity()
-
-    private final class Identity: Sendable {}
+    /// The lock the sanitizer sees, held inside the `Mutex` (``VisibleMutex``).
+    private let visible = VisibleMutex()
 
     package init(_ initialValue: consuming sending Value) {
         mutex = Mutex(initialValue)
@@ -21,10 +18,9 @@ package struct Locked<Value: ~Copyable>: ~Copyable {
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        let address = Unmanaged.passUnretained(identity).toOpaque()
-        return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
-            fc_tsan_acquire(address)
-            defer { fc_tsan_release(address) }
+        try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
+            visible.lock()
+            defer { visible.unlock() }
             return try body(&value)
         }
     }

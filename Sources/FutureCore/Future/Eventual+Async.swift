@@ -2,7 +2,7 @@
 extension Eventual {
     /// Suspends (without blocking a thread) until the outcome is ready. Cancelling the awaiting task
     /// cancels this future.
-    public func outcome() async -> Outcome {
+    private func awaitOutcome() async -> Outcome {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 whenComplete { continuation.resume(returning: $0) }
@@ -15,7 +15,7 @@ extension Eventual {
     /// Suspends (without blocking a thread) until ready; returns the value or throws the failure.
     /// Cancelling the awaiting task cancels this future.
     public func get() async throws(Failure) -> Value {
-        try await outcome().get()
+        try await awaitOutcome().get()
     }
 
     /// Runs `operation` as a new unstructured `Task` and resolves with its outcome. Cancelling the

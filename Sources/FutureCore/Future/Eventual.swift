@@ -22,7 +22,7 @@ public typealias ThrowingFuture<Value: Sendable> = Eventual<Value, any Error>
 /// ## Threading model
 /// - An `Eventual` is resolved exactly once, by whichever thread finishes its work or completes its
 ///   ``Promise``. Its state sits behind a `Mutex`; callbacks are never run while that lock is held.
-/// - Blocking reads (`value`, ``result``, ``wait(timeout:)``) park the calling thread and are woken
+/// - Blocking reads (`value`, ``wait()``, ``wait(timeout:)``) park the calling thread and are woken
 ///   directly by the completing thread: no pool thread is needed to wake them. Called on a ``JobPool``
 ///   thread, they lend the thread's slot to the pool while parked, so futures on a bounded pool may wait
 ///   for each other without deadlock.
@@ -96,14 +96,14 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
 
     // MARK: Reading
 
-    /// Whether the result is ready. Never blocks.
-    public var resolved: Bool { peek != nil }
+    // One word each: `value` blocks for the value, `resolved` tells without blocking, `outcome`
+    // is the result-or-failure if it is ready, `wait` blocks for the outcome, `get()` awaits.
 
-    /// Alias of ``resolved``.
-    public var isResolved: Bool { resolved }
+    /// Whether the outcome is ready. Never blocks.
+    public var resolved: Bool { outcome != nil }
 
-    /// The outcome if ready, `nil` otherwise. Never blocks.
-    public var peek: Outcome? {
+    /// The outcome if it is ready, `nil` otherwise. Never blocks.
+    public var outcome: Outcome? {
         state.withLock { state in
             if case .resolved(let outcome) = state { return outcome }
             return nil
@@ -114,21 +114,21 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
     /// Throws the work's error (never, for a ``Future``). In `async` code use ``get()``.
     @available(*, noasync, message: "blocks the thread; use 'try await future.get()'")
     public var value: Value {
-        get throws(Failure) { try result.get() }
+        get throws(Failure) { try wait().get() }
     }
 
     /// The outcome, blocking the calling thread until it is ready; once ready, never blocks again.
-    @available(*, noasync, message: "blocks the thread; use 'await future.outcome()'")
-    public var result: Outcome {
-        if let outcome = peek { return outcome }
+    @available(*, noasync, message: "blocks the thread; use 'try await future.get()'")
+    public func wait() -> Outcome {
+        if let outcome { return outcome }
         return park(until: nil)!
     }
 
     /// Waits at most `timeout` for the outcome; `nil` if it is still pending then. Blocks the
     /// calling thread for at most `timeout`.
-    @available(*, noasync, message: "blocks the thread; use 'await future.outcome()'")
+    @available(*, noasync, message: "blocks the thread; use 'try await future.get()'")
     public func wait(timeout: Duration) -> Outcome? {
-        if let outcome = peek { return outcome }
+        if let outcome { return outcome }
         return park(until: .now() + timeout.dispatchInterval)
     }
 
@@ -139,7 +139,7 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
         #if DEBUG
         precondition(
             !OSThread.mustNotBlock,
-            "FutureCore: a blocking read of a future (value, result, wait) on the process engine's thread would deadlock; "
+            "FutureCore: a blocking read of a future (value, wait) on the process engine's thread would deadlock; "
                 + "use onComplete, map or flatMap in callbacks that run there")
         #endif
         let wakeUp = DispatchSemaphore(value: 0)
@@ -147,7 +147,7 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
         JobPool.lendingSlot {
             if let deadline { _ = wakeUp.wait(timeout: deadline) } else { wakeUp.wait() }
         }
-        return peek
+        return outcome
     }
 
     // MARK: Completing
@@ -234,7 +234,7 @@ extension Eventual where Failure == Never {
     /// A ``Future`` cannot fail, so no `try`. In `async` code use ``get()``.
     @available(*, noasync, message: "blocks the thread; use 'await future.get()'")
     public var value: Value {
-        switch result {
+        switch wait() {
         case .success(let value): value
         }
     }

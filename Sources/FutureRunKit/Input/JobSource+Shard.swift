@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 
 /// `--shard`: the whole list read ahead, grouped by `after=`, and this node's share kept.
 extension JobSource {

@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 import Glibc
 
 /// The jobs of one run, made lazily in input order: pulling the next job reads input only as far

@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 import Glibc
 
 /// What happens as each job's block is printed, in both output modes: its bytes pass through the

@@ -1,5 +1,6 @@
 import Dispatch
 import FutureCore
+import FutureProcess
 
 /// `--live`: lines from every running job as soon as they are complete, each prefixed with the
 /// job's colored `[label]`; a line is never split or mixed with another job's. A last line without
@@ -53,7 +54,7 @@ final class LivePrinter {
 
     /// Prints what `job` has ready; returns true when it is completely done.
     private func service(_ job: Active) throws(OutputError) -> Bool {
-        if job.streams == nil, let started = job.ticket.started.peek {
+        if job.streams == nil, let started = job.ticket.started.outcome {
             let run = started.get()
             follow(job, run.stdout, run.stderr)
         }
@@ -62,7 +63,7 @@ final class LivePrinter {
         let styled = Array(reporter.style.palette(prefix, index: job.ticket.job.number).utf8)
         try emitLines(&job.partial.out, streams.out.consume(), prefix: styled, job: job.ticket.job, isError: false)
         try emitLines(&job.partial.err, streams.err.consume(), prefix: styled, job: job.ticket.job, isError: true)
-        guard streams.out.isDrained, streams.err.isDrained, let outcome = job.ticket.outcome.peek?.get() else { return false }
+        guard streams.out.isDrained, streams.err.isDrained, let outcome = job.ticket.outcome.outcome?.get() else { return false }
         // Retries: the final attempt's output follows the first attempt's.
         if outcome.result.stdout !== streams.out {
             follow(job, outcome.result.stdout, outcome.result.stderr)

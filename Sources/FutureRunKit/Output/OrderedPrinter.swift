@@ -1,5 +1,6 @@
 import Dispatch
 import FutureCore
+import FutureProcess
 
 /// The default output: each job's block whole and in input order. The oldest unfinished job
 /// streams live (its bytes are written as they arrive); later jobs are held by the engine (memory,
@@ -46,7 +47,7 @@ final class OrderedPrinter {
         } else {
             let outcome = try wait(for: ticket.outcome) { () throws(OutputError) in
                 // Held until it ends, it cannot end while its output has nowhere to go.
-                guard let run = ticket.started.peek?.get(),
+                guard let run = ticket.started.outcome?.get(),
                     let waited = [run.stdout.waitedForSpace, run.stderr.waitedForSpace].compactMap({ $0 }).max(),
                     waited > SpillSpace.patience
                 else { return }

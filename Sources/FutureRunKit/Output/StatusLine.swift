@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 
 /// The one line printed on stderr after each job's block:
 ///

@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 import Glibc
 
 /// Everything decided before the first job starts: where jobs come from, how many run at once,

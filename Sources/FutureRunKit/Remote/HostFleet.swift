@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 import Glibc
 
 /// The hosts of a run (`-S`): opens their connections in parallel at the start, makes each remote

@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 
 /// One remote host's OpenSSH connections: the commands that open, check and close them, and the
 /// command that runs a job over one of them. A connection is an OpenSSH multiplexing master

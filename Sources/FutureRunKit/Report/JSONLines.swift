@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 
 /// `--json FILE`: JSON Lines, one object per finished job, fields per the contract: number, name,
 /// command, status, exit, signal, timed_out, attempts, start (Unix time), wall, user, sys (seconds),

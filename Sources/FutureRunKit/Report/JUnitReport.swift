@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 import Glibc
 
 /// `--junit FILE`: JUnit XML for CI dashboards, one testcase per job with its time; a failed job

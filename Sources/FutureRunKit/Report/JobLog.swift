@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 
 /// `--joblog FILE`: GNU parallel's joblog, byte-compatible: a tab-separated header, then one line
 /// per job as it finishes (`Seq Host Starttime JobRuntime Send Receive Exitval Signal Command`).

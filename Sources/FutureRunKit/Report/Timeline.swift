@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 
 /// `--timeline FILE`: a standalone SVG of the run, written when it ends (also when interrupted):
 /// one row per slot (per host and slot, in a run over hosts), each job attempt a bar from its start

@@ -1,5 +1,6 @@
 import Dispatch
 import FutureCore
+import FutureProcess
 
 /// An unbounded first-in first-out hand-over between threads, with an end. Bounds come from the
 /// producer (the scheduler's window), not from here. A received element is let go at once: a

@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 
 /// Jobs that wait for jobs (`@NAME after=A after-any=B`): each named job's ending as its dependants
 /// see it, and each waiting job's future, composed from its prerequisites' futures with

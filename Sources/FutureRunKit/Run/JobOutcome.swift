@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 
 /// How one job ended, as futurerun reports it.
 public enum JobStatus: Sendable, Equatable {

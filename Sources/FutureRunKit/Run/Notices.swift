@@ -1,4 +1,5 @@
 import FutureCore
+import FutureProcess
 
 /// Notices for the printer to show, each once. Any thread, never blocks.
 final class Notices: Sendable {

@@ -1,5 +1,6 @@
 import Dispatch
 import FutureCore
+import FutureProcess
 import Glibc
 
 /// Turns jobs into running commands: pulls them from the ``JobSource`` on a thread of its own
@@ -203,16 +204,16 @@ public final class Scheduler: Sendable {
     /// Ends a job that never runs (skipped, or the run stopped while it waited).
     @discardableResult
     private func neverRun(_ ticket: JobTicket, _ status: JobStatus) -> JobOutcome {
-        let run = ProcessEngine.shared.neverStarted(command(for: [], job: ticket.job, slot: 0))
+        let run = CommandRun.neverStarted()
         ticket.startPromise.tryComplete(.success(run))
         return conclude(
-            ticket, status: status, result: run.result.peek!.get(), attempts: 0, line: ticket.job.commandLine(slot: 1))
+            ticket, status: status, result: run.result.outcome!.get(), attempts: 0, line: ticket.job.commandLine(slot: 1))
     }
 
     private func launch(_ ticket: JobTicket, attempt: Int, refusals: Int = 0) {
         let job = ticket.job
         if let reason = job.invalidReason ?? fleet?.noneLeft {
-            let run = ProcessEngine.shared.neverStarted(command(for: [], job: job, slot: 0))
+            let run = CommandRun.neverStarted()
             ticket.startPromise.tryComplete(.success(run))
             conclude(ticket, status: .unrunnable(reason), result: run.result.value, attempts: attempt, line: [])
             return
@@ -272,7 +273,7 @@ public final class Scheduler: Sendable {
                 if stopped, settings.halt.urgency != .soon { run.cancel() }
                 // It may have finished before it was recorded: then it is not running.
                 if run.result.resolved { counters.withLock { _ = $0.running.removeValue(forKey: job.number) } }
-            } else if let result = run.result.peek?.get(), result.status == .cancelled {
+            } else if let result = run.result.outcome?.get(), result.status == .cancelled {
                 // Withdrawn before its turn (the pool stopped, or no host is left): onFinish never
                 // runs for it.
                 let stopped = counters.withLock { $0.halted }

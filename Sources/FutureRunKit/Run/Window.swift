@@ -1,5 +1,6 @@
 import Dispatch
 import FutureCore
+import FutureProcess
 
 /// The scheduler's window: how many jobs may be between it and the printer. The scheduler waits
 /// when it is full and is woken only once half of it is free again (``WindowCount``), so refilling

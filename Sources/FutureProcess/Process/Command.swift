@@ -1,0 +1,97 @@
+import FutureCore
+
+/// A program to run as a future: what to run, where, with what extra environment, and for how long.
+///
+///     let result = Command.shell("make test").run().value   // Future<CommandResult>
+///
+/// The child runs in a process group of its own, with stdin from `/dev/null` (or see ``input``),
+/// stdout and stderr captured, an empty signal mask, and only the descriptors the caller left
+/// without `O_CLOEXEC` (FutureCore marks every descriptor of its own close-on-exec).
+public struct Command: Sendable {
+    /// What the child reads on its standard input.
+    public enum Input: Sendable, Equatable {
+        /// `/dev/null`: the child reads the end of input at once.
+        case nullDevice
+        /// A pipe that holds these bytes and then stays open, without an end, until the child has
+        /// exited. The child reads the bytes, then waits; it reads the end of input only if this
+        /// process dies first (its end of the pipe closes with it, even on SIGKILL). A remote
+        /// command uses that to learn that its caller is gone. At most about 1 MiB of bytes.
+        case bytesThenHeldOpen([UInt8])
+    }
+
+    /// `argv` as bytes: the program (a path, or a name looked up in `PATH`) and its arguments.
+    /// Bytes, not strings: a file name need not be UTF-8.
+    public var argumentBytes: [[UInt8]]
+
+    /// `argv` as text (bytes that are not UTF-8 show as U+FFFD).
+    public var arguments: [String] {
+        get { argumentBytes.map { String(decoding: $0, as: UTF8.self) } }
+        set { argumentBytes = newValue.map { Array($0.utf8) } }
+    }
+    /// Added to (or replacing in) the caller's environment.
+    public var environment: [(name: String, value: String)]
+    /// Where the child starts; `nil` is the caller's working directory.
+    public var workingDirectory: String?
+    /// Stop the child (TERM to its group, KILL after ``gracePeriod``) if it runs longer.
+    public var timeout: Duration?
+    /// Between TERM and KILL, on timeout and on cancellation.
+    public var gracePeriod: Duration
+    /// Bytes of each stream kept in memory before spilling to a private temporary file.
+    public var memoryLimit: Int
+    /// Where spilled output goes (unnamed files, never visible there); `nil`: `$TMPDIR`, else `/tmp`.
+    public var spillDirectory: String?
+    /// The child's standard input; `/dev/null` unless set.
+    public var input: Input = .nullDevice
+
+    public init(
+        _ arguments: [String],
+        environment: [(name: String, value: String)] = [],
+        workingDirectory: String? = nil,
+        timeout: Duration? = nil,
+        gracePeriod: Duration = .seconds(5),
+        memoryLimit: Int = 256 * 1024
+    ) {
+        self.init(
+            bytes: arguments.map { Array($0.utf8) }, environment: environment, workingDirectory: workingDirectory,
+            timeout: timeout, gracePeriod: gracePeriod, memoryLimit: memoryLimit)
+    }
+
+    public init(
+        bytes arguments: [[UInt8]],
+        environment: [(name: String, value: String)] = [],
+        workingDirectory: String? = nil,
+        timeout: Duration? = nil,
+        gracePeriod: Duration = .seconds(5),
+        memoryLimit: Int = 256 * 1024
+    ) {
+        precondition(!arguments.isEmpty, "a Command needs at least the program in its arguments")
+        self.argumentBytes = arguments
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.timeout = timeout
+        self.gracePeriod = gracePeriod
+        self.memoryLimit = memoryLimit
+        self.spillDirectory = nil
+    }
+
+    /// `shell -c line`: the line is run by the shell, exactly as typed.
+    public static func shell(_ line: String, shell: String = "/bin/sh") -> Command {
+        Command([shell, "-c", line])
+    }
+
+    /// `shell -c line` for a line given as bytes.
+    public static func shell(bytes line: [UInt8], shell: String = "/bin/sh") -> Command {
+        Command(bytes: [Array(shell.utf8), Array("-c".utf8), line])
+    }
+
+    /// Starts the command on the shared ``ProcessEngine`` and returns its result's future. Never
+    /// blocks longer than the spawn. Cancelling the future stops the process group.
+    public func run() -> Future<CommandResult> {
+        run(on: .shared)
+    }
+
+    /// Starts the command on `engine` (see ``run()``).
+    public func run(on engine: ProcessEngine) -> Future<CommandResult> {
+        engine.start(self).result
+    }
+}

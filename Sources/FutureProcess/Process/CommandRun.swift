@@ -1,0 +1,29 @@
+import FutureCore
+
+/// A command that has been started: its live output and the future of its result.
+public struct CommandRun: Sendable {
+    /// The child's stdout and stderr, readable while it runs (see ``CapturedOutput``).
+    public let stdout: CapturedOutput
+    public let stderr: CapturedOutput
+    /// Resolves when the process has exited and its pipes are drained, on the engine's thread.
+    public let result: Future<CommandResult>
+    /// Whether a process was spawned (false: withdrawn or stopped before its turn, or it failed to
+    /// start).
+    public let spawned: Bool
+
+    /// Stops the command: TERM to its process group, KILL after its grace period. Never blocks.
+    public func cancel() { result.cancel() }
+
+    /// The run of a command that never started (withdrawn, or refused by a stopped pool): empty
+    /// output, and a result already resolved as ``TerminationStatus/cancelled``, `spawned` false.
+    public static func neverStarted() -> CommandRun {
+        let stdout = CapturedOutput(memoryLimit: 0, spillDirectory: "/")
+        let stderr = CapturedOutput(memoryLimit: 0, spillDirectory: "/")
+        stdout.finish()
+        stderr.finish()
+        let result = CommandResult(
+            status: .cancelled, exitCode: nil, signal: nil, startTime: 0, wallTime: .zero, userTime: .zero, systemTime: .zero,
+            maxResidentBytes: 0, stdout: stdout, stderr: stderr, processID: 0)
+        return CommandRun(stdout: stdout, stderr: stderr, result: Future(resolved: .success(result)), spawned: false)
+    }
+}

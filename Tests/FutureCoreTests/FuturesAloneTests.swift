@@ -1,0 +1,57 @@
+import FutureCore
+import FutureProcess
+import Glibc
+import TestSupport
+import Testing
+
+/// The futures need nothing but the standard library, Dispatch and Synchronization: a package of
+/// its own with only the `FutureCore` module's sources, and the seed's program, builds and runs.
+@Suite struct FuturesAlone {
+    static let seedProgram = """
+        import FutureCore
+
+        let greeting: Future<String?> = Future { "hello" }
+        let answer = Future(6 * 7)
+        let nothing: Future<Int?> = Future(nil)
+        print(greeting.value ?? "nil", answer.value, nothing.value as Any, answer.resolved)
+        """
+
+    static let manifest = """
+        // swift-tools-version:6.0
+        import PackageDescription
+
+        let package = Package(
+            name: "seed",
+            targets: [
+                .target(name: "FutureCore", path: "FutureCore"),
+                .executableTarget(name: "seed", dependencies: ["FutureCore"], path: "seed"),
+            ]
+        )
+        """
+
+    /// This package's root, from this file's path.
+    static let root = String(#filePath.split(separator: "/").dropLast(3).joined(separator: "/")).withLeadingSlash
+
+    @Test(.timeLimit(.minutes(5))) func thePackagesFuturesBuildAloneAndRunTheSeedsProgram() throws {
+        let scratch = Scratch()
+        let copied = Command(["/bin/cp", "-R", Self.root + "/Sources/FutureCore", scratch.file("FutureCore")]).run().value
+        #expect(copied.status == .exited(0))
+        mkdir(scratch.file("seed"), 0o700)
+        scratch.write("seed/main.swift", Self.seedProgram)
+        scratch.write("Package.swift", Self.manifest)
+        let toolchains: [String] = ["/opt/swift/usr/bin/swift", "/usr/bin/swift"]
+        let swift = toolchains.first { access($0, X_OK) == 0 }
+        let toolchain = try #require(swift, "no swift toolchain found to build the package")
+        var build = Command([toolchain, "build", "--package-path", scratch.path, "-Xswiftc", "-warnings-as-errors"])
+        build.timeout = .seconds(280)
+        let built = build.run().value
+        let log = String(decoding: built.stdout.bytes() + built.stderr.bytes(), as: UTF8.self)
+        try #require(built.status == .exited(0), "\(log)")
+        let run = Command([scratch.file(".build/debug/seed")]).run().value
+        #expect(String(decoding: run.stdout.bytes(), as: UTF8.self) == "hello 42 nil true\n")
+    }
+}
+
+extension String {
+    fileprivate var withLeadingSlash: String { hasPrefix("/") ? self : "/" + self }
+}
