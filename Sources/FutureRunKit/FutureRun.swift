@@ -49,12 +49,20 @@ public enum FutureRun {
         while let job = plan.source.next() {
             // A job that waits for others shows its header as a comment: the lines, in the input's
             // (and so the graph's) order, stay runnable one after another.
-            let header = job.header.map { "  # " + $0.text } ?? ""
-            let line = job.invalidReason.map { "# job \(job.number): \($0)" } ?? job.displayCommand + header
+            let line = job.invalidReason.map { "# job \(job.number): \($0)" } ?? Self.withHeaderComment(job)
             number += 1
             do { try StandardStream.output.write(line + "\n") } catch { return 255 }
         }
         return 0
+    }
+
+    /// The job's command line with its header as a comment at the end of its first line: a
+    /// here-document's body and delimiter line, which follow, stay as they are.
+    static func withHeaderComment(_ job: Job) -> String {
+        let command = job.displayCommand
+        guard let header = job.header else { return command }
+        guard let newline = command.firstIndex(of: "\n") else { return command + "  # " + header.text }
+        return command[..<newline] + "  # " + header.text + command[newline...]
     }
 
     private static func run(_ plan: Plan) -> Int32 {
@@ -72,10 +80,14 @@ public enum FutureRun {
         // After the first job's way is clear: a signal arriving before stays pending (blocked in
         // every thread) until the watcher takes it.
         let grace = DurationFormat.format(plan.options.grace)
-        SignalWatcher.start(
-            stop: { _ in
+        SignalWatcher.handle(
+            stop: { signal in
                 let running = scheduler.runningJobs().count
                 scheduler.stopAll()
+                // Input that is still being read (a pipe kept open, `tail -f`) is abandoned:
+                // the run ends with what was read, and says so.
+                scheduler.abandonInput(
+                    notice: "input cut by SIG\(SignalName.of(signal) ?? "\(signal)"): lines not read yet are not run")
                 if running > 0 {
                     scheduler.announce(
                         "stopping \(running) running job\(running == 1 ? "" : "s") (SIGTERM, then SIGKILL after \(grace)); "

@@ -49,8 +49,8 @@ import Testing
         var names = JobNames()
         #expect(names.admit(JobHeader(name: "gen")) == nil)
         #expect(names.admit(JobHeader(name: "build", after: ["gen"])) == nil)
-        #expect(names.admit(JobHeader(name: "gen"))?.contains("another job before it has that name") == true)
-        #expect(names.admit(JobHeader(name: "pkg", after: ["later"]))?.contains("which no earlier job is named") == true)
+        #expect(names.admit(JobHeader(name: "gen"))?.message.contains("another job before it has that name") == true)
+        #expect(names.admit(JobHeader(name: "pkg", after: ["later"]))?.message.contains("which no earlier job is named") == true)
     }
 
     @Test func theGraphRunsSkipsOrStops() {

@@ -32,14 +32,40 @@ import Testing
             ],
             jobs: .cpus, localWidth: 3)
         #expect((0..<3).map { roster.width(of: $0) } == [3, 0, 0])
-        let moreForA = roster.connected(1, cpus: 8)
-        #expect(moreForA == 0 && roster.width(of: 1) == 8)
-        // 24 slots need three connections of ten sessions.
-        let moreForB = roster.connected(2, cpus: 4)
-        #expect(moreForB == 2 && roster.width(of: 2) == 10)
-        roster.connectionAdded(2)
-        roster.connectionAdded(2)
+        roster.connected(1, cpus: 8)
+        #expect(roster.width(of: 1) == 8)
+        let wants1 = roster.needsConnection(1, running: 8, waiting: 5)
+        #expect(!wants1, "8 slots fit one connection")
+        // 24 slots need three connections of ten sessions, opened as jobs wait, one at a time.
+        roster.connected(2, cpus: 4)
+        #expect(roster.width(of: 2) == 10)
+        let wants2 = roster.needsConnection(2, running: 9, waiting: 5)
+        #expect(!wants2, "a free session on the open connection")
+        let wants3 = roster.needsConnection(2, running: 10, waiting: 0)
+        #expect(!wants3, "no job waits")
+        let wants4 = roster.needsConnection(2, running: 10, waiting: 5)
+        #expect(wants4)
+        let wants5 = roster.needsConnection(2, running: 10, waiting: 5)
+        #expect(!wants5, "one opening at a time")
+        roster.connectionOpened(2, true)
+        #expect(roster.width(of: 2) == 20)
+        let wants6 = roster.needsConnection(2, running: 20, waiting: 1)
+        #expect(wants6)
+        roster.connectionOpened(2, true)
         #expect(roster.width(of: 2) == 24)
+        let wants7 = roster.needsConnection(2, running: 24, waiting: 100)
+        #expect(!wants7, "its slots are all open")
+    }
+
+    @Test func aFailedFurtherConnectionLeavesTheHostOnTheOnesItHas() {
+        var roster = HostRoster([HostSpec(destination: "a", slots: 1000)], jobs: .cpus, localWidth: 1)
+        roster.connected(0, cpus: 2)
+        let wants8 = roster.needsConnection(0, running: 10, waiting: 3)
+        #expect(wants8)
+        roster.connectionOpened(0, false)
+        #expect(roster.width(of: 0) == 10)
+        let wants9 = roster.needsConnection(0, running: 10, waiting: 3)
+        #expect(!wants9)
     }
 
     @Test func jobsOptionGivesEachHostItsSlots() {
@@ -48,15 +74,15 @@ import Testing
         #expect(HostRoster.slots(.count(0), cpus: 16) == 16)
         #expect(Options.Jobs.count(0).width(cpus: 16) == .max)
         var roster = HostRoster([HostSpec(destination: "a", slots: nil)], jobs: .count(2), localWidth: 1)
-        _ = roster.connected(0, cpus: 64)
+        roster.connected(0, cpus: 64)
         #expect(roster.width(of: 0) == 2)
     }
 
     @Test func aLostConnectionIsCheckedOnceThenTheHostIsBackOrOut() {
         var roster = HostRoster(
             [HostSpec(destination: "a", slots: 2), HostSpec(destination: "b", slots: 2)], jobs: .cpus, localWidth: 1)
-        _ = roster.connected(0, cpus: 1)
-        _ = roster.connected(1, cpus: 1)
+        roster.connected(0, cpus: 1)
+        roster.connected(1, cpus: 1)
         let first = roster.lostConnection(0)
         let second = roster.lostConnection(0)
         #expect(first && !second, "a check under way answers for the next job too")

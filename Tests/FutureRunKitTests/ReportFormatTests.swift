@@ -66,11 +66,11 @@ private func compare(_ rendered: String, with name: String, filePath: String = #
     }
 
     @Test func jsonLines() throws {
-        try compare(Self.outcomes.map { JSONLines.object($0.outcome) + "\n" }.joined(), with: "jobs.jsonl")
+        try compare(Self.outcomes.map { JSONLinesFormat.object($0.outcome) + "\n" }.joined(), with: "jobs.jsonl")
     }
 
     @Test func junit() throws {
-        try compare(JUnitReport.document(Self.outcomes), with: "junit.xml")
+        try compare(JUnitFormat.document(Self.outcomes), with: "junit.xml")
     }
 
     @Test func statusLines() throws {

@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func xmlEscapingDropsCharactersXmlCannotHold() {
-        #expect(JUnitReport.escape("<a & \"b\">\u{01}\t", quotes: true) == "&lt;a &amp; &quot;b&quot;&gt;\t")
+        #expect(JUnitFormat.escape("<a & \"b\">\u{01}\t", quotes: true) == "&lt;a &amp; &quot;b&quot;&gt;\t")
     }
 }
 
@@ -94,13 +94,17 @@ import Testing
     }
 
     @Test func aValueOptionRefusesAnOptionAsItsValue() {
-        #expect(throws: UsageError.optionAsValue(option: "--joblog", placeholder: "FILE", value: "-j4")) {
+        #expect(throws: UsageError.optionAsValue(option: "--joblog", placeholder: "FILE", value: "-j4", longOption: "--joblog")) {
             try options(["--joblog", "-j4", "echo x"])
         }
-        #expect(throws: UsageError.optionAsValue(option: "--results", placeholder: "DIR", value: "--dry-run")) {
+        #expect(
+            throws: UsageError.optionAsValue(option: "--results", placeholder: "DIR", value: "--dry-run", longOption: "--results")
+        ) {
             try options(["--results", "--dry-run", "echo x"])
         }
-        #expect(throws: UsageError.optionAsValue(option: "-a", placeholder: "FILE", value: "-q")) { try options(["-a", "-q"]) }
+        #expect(throws: UsageError.optionAsValue(option: "-a", placeholder: "FILE", value: "-q", longOption: "--arg-file")) {
+            try options(["-a", "-q"])
+        }
     }
 
     @Test func aValueThatOnlyLooksLikeAnOptionIsAccepted() throws {

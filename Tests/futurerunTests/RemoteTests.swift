@@ -247,6 +247,46 @@ import Testing
         expectConnectionsClosed(scratch)
     }
 
+    @Test func aHostThatGoesSilentIsTakenOutByKeepaliveAndItsJobsMove() throws {
+        let hosts = try startHosts()
+        let scratch = Scratch()
+        let dir = quoted(scratch.path)
+        let job = "echo \"$SSH_CONNECTION\" > \(dir)/on.{}; sleep 1; echo done {}"
+        let silencer = Command.shell(
+            "i=0; while ! grep -qs '127.0.0.3' \(dir)/on.* && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done"
+        ).run()
+        // Probes every second, given up after two: a silent host is out in about three seconds.
+        var command = Command(
+            [
+                futurerunPath, "--ssh", hosts.ssh + " -o ServerAliveInterval=1 -o ServerAliveCountMax=2", "-S", "1/h2,1/h3",
+                "--each", job,
+            ]
+                + ["1", "2", "3", "4"])
+        command.environment = [("TMPDIR", scratch.path), ("CI", "")]
+        command.timeout = .seconds(120)
+        let result = command.run()
+        _ = silencer.value
+        hosts.freeze("h3")
+        let outcome = result.value
+        hosts.drop("h3")
+        let err = String(decoding: outcome.stderr.bytes(), as: UTF8.self)
+        #expect(outcome.status == .exited(0), "\(err)")
+        #expect(String(decoding: outcome.stdout.bytes(), as: UTF8.self) == "done 1\ndone 2\ndone 3\ndone 4\n")
+        #expect(err.contains("host h3 is out"), "\(err)")
+        #expect(outcome.wallTime < .seconds(60), "taken out by keepalive, not by a TCP timeout")
+        expectConnectionsClosed(scratch)
+    }
+
+    @Test func connectionsOpenAsJobsNeedThem() throws {
+        let hosts = try startHosts()
+        let scratch = Scratch()
+        let run = remote(hosts, scratch, ["-S", "1000/h2", "--each", "echo {}", "1", "2", "3"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "1\n2\n3\n")
+        #expect(hosts.logins("h2") == 1, "three jobs need one connection, whatever the slots")
+        expectConnectionsClosed(scratch)
+    }
+
     @Test func withNoHostLeftTheRemainingJobsFailNamingIt() throws {
         let hosts = try startHosts()
         let scratch = Scratch()

@@ -120,9 +120,10 @@ import Testing
             ["-q", "--joblog", scratch.file("log"), "--junit", scratch.file("r.xml"), "true", ":::", "sleep 30"],
             shellPrefix: "( sleep 0.5; kill -INT $$ ) & ")
         #expect(run.status == 130)
+        // The job the interrupt stopped is left out, as GNU parallel leaves it out: --resume runs it.
         let log = (scratch.read("log") ?? "").split(separator: "\n")
-        #expect(log.count == 3)
-        #expect(log[2].split(separator: "\t")[6] == "-1")
+        #expect(log.count == 2)
+        #expect(log[1].hasSuffix("\ttrue"))
         #expect((scratch.read("r.xml") ?? "").hasSuffix("</testsuites>\n"))
     }
 }

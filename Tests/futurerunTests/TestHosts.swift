@@ -134,17 +134,28 @@ final class TestHosts {
         return count("Accepted publickey")
     }
 
+    /// The host goes silent without closing anything: its sshd, connections and sessions are
+    /// stopped (SIGSTOP), as a machine that hangs or a network that drops packets. ``drop(_:)``
+    /// ends them.
+    func freeze(_ name: String) {
+        signalTree(of: serverProcess(name), SIGSTOP)
+    }
+
     /// The host drops: its sshd and every connection and session it has are killed at once
     /// (SIGKILL), as if the machine went away.
     func drop(_ name: String) {
         // The tree first: once the listener is gone its connections' processes belong to init.
+        signalTree(of: serverProcess(name), SIGCONT)
         killTree(of: serverProcess(name))
         servers[name]?.cancel()
     }
 }
 
 /// SIGKILLs `root` and every process descended from it (found through /proc).
-func killTree(of root: pid_t) {
+func killTree(of root: pid_t) { signalTree(of: root, SIGKILL) }
+
+/// Sends `signal` to `root` and every process descended from it (found through /proc).
+func signalTree(of root: pid_t, _ signal: Int32) {
     guard root > 0 else { return }
     var tree: Set<pid_t> = [root]
     var grew = true
@@ -155,7 +166,7 @@ func killTree(of root: pid_t) {
             grew = true
         }
     }
-    for pid in tree { kill(pid, SIGKILL) }
+    for pid in tree { kill(pid, signal) }
 }
 
 /// Every process's parent, from /proc/PID/stat.

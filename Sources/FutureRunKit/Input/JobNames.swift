@@ -4,13 +4,30 @@
 struct JobNames {
     private var seen: Set<String> = []
 
-    /// Admits `header`'s job; the problem, if its name is taken or it waits for a job not (yet) seen.
-    mutating func admit(_ header: JobHeader) -> String? {
-        if let missing = header.prerequisites.first(where: { !seen.contains($0) }) {
-            return "@\(header.name) needs '\(missing)', which no earlier job is named (a job waits only for jobs before it)"
+    /// Why a job's header cannot be admitted.
+    enum Refusal: Equatable {
+        /// Its name is taken: the name stays the earlier job's.
+        case nameTaken(String)
+        /// It waits for a job not (yet) seen: the job cannot run, but its name is known from now
+        /// on, so the jobs that wait for it learn that it could not run.
+        case unknownPrerequisite(String)
+
+        var message: String {
+            switch self {
+            case .nameTaken(let problem), .unknownPrerequisite(let problem): problem
+            }
         }
-        guard seen.insert(header.name).inserted else {
-            return "@\(header.name): another job before it has that name (names are unique)"
+    }
+
+    /// Admits `header`'s job; the refusal, if its name is taken or it waits for a job not (yet) seen.
+    mutating func admit(_ header: JobHeader) -> Refusal? {
+        guard !seen.contains(header.name) else {
+            return .nameTaken("@\(header.name): another job before it has that name (names are unique)")
+        }
+        seen.insert(header.name)
+        if let missing = header.prerequisites.first(where: { !seen.contains($0) || $0 == header.name }) {
+            return .unknownPrerequisite(
+                "@\(header.name) needs '\(missing)', which no earlier job is named (a job waits only for jobs before it)")
         }
         return nil
     }

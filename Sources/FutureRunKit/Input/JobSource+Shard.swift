@@ -23,8 +23,8 @@ extension JobSource {
         if count == 0 { notice += "; nothing to run here" }
         if selection.timings != nil {
             notice +=
-                " (expected \(DurationFormat.format(.seconds(plan.expected[shard.index - 1]))); shards "
-                + plan.expected.map { DurationFormat.format(.seconds($0)) }.joined(separator: ", ") + ")"
+                " (expected \(DurationFormat.format(.seconds(plan.expected[shard.index] ?? 0))); shards "
+                + ShardPlan.describe(plan.expected, shards: shard.count) + ")"
         }
         return notice
     }

@@ -204,8 +204,14 @@ public final class JobSource: Sendable {
         }
         state.produced += 1
         let job = job(item, number: state.produced)
-        if let header = job.header, let problem = state.names.admit(header) {
-            return Job(number: job.number, name: job.name, header: nil, body: .invalid(problem))
+        if let header = job.header, let refusal = state.names.admit(header) {
+            switch refusal {
+            case .nameTaken: return Job(number: job.number, name: job.name, header: nil, body: .invalid(refusal.message))
+            case .unknownPrerequisite:
+                // Named but waiting for nothing: it ends as one that could not run, for its dependants.
+                return Job(
+                    number: job.number, name: job.name, header: JobHeader(name: header.name), body: .invalid(refusal.message))
+            }
         }
         return job
     }

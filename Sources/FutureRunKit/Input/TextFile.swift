@@ -13,4 +13,11 @@ public enum TextFile {
         while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[0..<count] }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// The lines of `text`, ended by LF or CRLF (a CRLF is one `Character` in Swift, so splitting
+    /// at `"\n"` alone would read a CRLF file as one line); the last may lack its line end.
+    public static func lines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.dropLast(
+            text.isEmpty || text.last == "\n" || text.last == "\r\n" ? 1 : 0)
+    }
 }

@@ -30,7 +30,8 @@ extension Duration {
             total += value * scale
         }
         guard total.isFinite, total < 1e9 else { return nil }
-        return .nanoseconds(Int64((total * 1e9).rounded()))
+        // A positive time stays positive (`--timeout 0.0000001ms` is the shortest limit, not none).
+        return .nanoseconds(max(total > 0 ? 1 : 0, Int64((total * 1e9).rounded())))
     }
 
     /// Seconds as a `Double`.

@@ -128,7 +128,9 @@ public struct OptionParser {
         }
         let value = String(decoding: arguments[index], as: UTF8.self)
         if Self.isOption(value) {
-            throw .optionAsValue(option: option, placeholder: declaration.value!.placeholder, value: value)
+            throw .optionAsValue(
+                option: option, placeholder: declaration.value!.placeholder, value: value,
+                longOption: option.hasPrefix("--") ? option : "--" + declaration.longNames[0])
         }
         index += 1
         return value

@@ -360,7 +360,9 @@ extension OptionDeclaration {
                 failed, timed out, stopped), with a tooltip (number, label, command, status, wall, CPU, \
                 peak memory); retries are bars of their own, idle slot time shows as gaps, skipped jobs \
                 are listed, and with jobs that wait for jobs the critical path is outlined. The summary \
-                line is the caption. Labels and commands are escaped text. About 500 bytes a job attempt.
+                line is the caption. Labels and commands are escaped text, a command cut to 1,000 bytes. \
+                About 230 bytes a job attempt. The picture replaces the file whole at the end (written \
+                aside, then renamed): an earlier picture survives a run that is killed.
                 """,
             effect: { parsed, value throws(UsageError) in parsed.options.timeline = value }),
     ]

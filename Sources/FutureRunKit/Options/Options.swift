@@ -92,7 +92,8 @@ extension Options.Jobs {
         case .cpus: cpus
         case .count(0): Int.max
         case .count(let count): count
-        case .percentOfCPUs(let percent): max(1, cpus * percent / 100)
+        case .percentOfCPUs(let percent):
+            max(1, cpus.multipliedReportingOverflow(by: percent).overflow ? Int.max : cpus * percent / 100)
         }
     }
 }

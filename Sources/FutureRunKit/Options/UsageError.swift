@@ -10,13 +10,15 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case conflictingOptions(String, String)
     case noCommand
     case cannotWrite(path: String, reason: String)
-    case optionAsValue(option: String, placeholder: String, value: String)
+    /// `longOption`: the long spelling that takes `=VALUE` (`-C -hx` → `--workdir=-hx`).
+    case optionAsValue(option: String, placeholder: String, value: String, longOption: String)
     case jobFileSeparatorMisused
     case needsOption(option: String, needs: String, example: String)
     case needsOneList(String)
     case unrunnableShell(path: String, reason: String)
     case unsafeTemplate(context: String, hint: String)
     case unplacedArguments
+    case sharedReportFile(first: String, second: String, path: String)
     case badJobGraph(String)
 
     public var description: String {
@@ -39,8 +41,8 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
             "no command given: try futurerun 'make lint' ::: 'make test', or pipe one command per line"
         case .cannotWrite(let path, let reason):
             "cannot write '\(path)': \(reason)"
-        case .optionAsValue(let option, let placeholder, let value):
-            "'\(option)' needs a \(placeholder); '\(value)' is an option (write \(option)=\(value) if you mean the value)"
+        case .optionAsValue(let option, let placeholder, let value, let longOption):
+            "'\(option)' needs a \(placeholder); '\(value)' is an option (write \(longOption)=\(value) if you mean the value)"
         case .jobFileSeparatorMisused:
             "':::: FILE' takes job lines as the only operands (futurerun :::: jobs.txt), or argument lists after --each TEMPLATE"
         case .needsOption(let option, let needs, let example):
@@ -53,6 +55,8 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
             problem
         case .unsafeTemplate(let context, let hint):
             "a replacement string inside \(context) cannot be quoted safely: \(hint)"
+        case .sharedReportFile(let first, let second, let path):
+            "'\(first)' and '\(second)' would both write '\(path)': give each report a file of its own"
         case .unplacedArguments:
             "the template ends inside quotes or a here-document, where appended arguments would not be data: put {} where they go"
         }

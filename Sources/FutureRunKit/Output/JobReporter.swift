@@ -148,6 +148,7 @@ final class JobReporter {
     /// The closing lines: summary, then (with `--quiet-success`) the failed jobs' last lines.
     func close() throws(OutputError) {
         try console.clearProgress()
+        try sayNotices()
         for report in reports { report.close() }
         if !settings.quiet {
             for line in tally.summary(wall: .now - start, style: style) { try console.say(console.fitted(line)) }

@@ -51,7 +51,7 @@ public struct Tally: Sendable {
         if skipped > 0 { parts.append(style.yellow("\(skipped) skipped")) }
         if notStarted > 0 { parts.append("\(notStarted) not started") }
         var speed = ""
-        if total - notStarted - skipped >= 2, wall >= .milliseconds(100) {
+        if total - notStarted - skipped >= 2, wall >= .milliseconds(100), jobTime > .zero {
             speed = ", \((jobTime.seconds / wall.seconds * 100).rounded() / 100)x parallel"
         }
         var lines = [

@@ -4,9 +4,9 @@ extension Plan {
     /// The selection `--shard`, `--shard-timings` and `--resume` ask for, with the notice to say
     /// (`--shard auto` outside CI). Reads the timings file and the joblog now: a file that cannot be
     /// read is bad usage, before anything runs.
-    static func selection(_ options: Options, environment: [String: String]) throws(UsageError) -> (JobSelection, String?) {
+    static func selection(_ options: Options, environment: [String: String]) throws(UsageError) -> (JobSelection, [String]) {
         var selection = JobSelection()
-        var notice: String?
+        var notices: [String] = []
         switch options.shard {
         case .fixed(let shard)?: selection.shard = shard
         case .auto?:
@@ -14,8 +14,9 @@ extension Plan {
             case .success(let shard?): selection.shard = shard
             case .success(nil):
                 selection.shard = Shard(index: 1, count: 1)
-                notice =
+                notices.append(
                     "--shard auto: no CI node variables are set (CI_NODE_INDEX, CIRCLE_NODE_INDEX, ...): running every job, as shard 1/1"
+                )
             case .failure(let error): throw error
             }
         case nil: break
@@ -34,6 +35,7 @@ extension Plan {
                     path: path, reason: "it is no --joblog, --json or --junit report of futurerun or GNU parallel")
             }
             selection.timings = timings
+            if let notice = timings.notice(path: path) { notices.append(notice) }
         }
         if let mode = options.resume.flatMap(ResumeLog.Mode.init(rawValue:)) {
             guard let spec = options.jobLog else {
@@ -43,8 +45,13 @@ extension Plan {
             }
             let path = spec.hasPrefix("+") ? String(spec.dropFirst()) : spec
             // A joblog not written yet holds nothing to skip.
-            selection.resume = ResumeLog(mode: mode, joblog: TextFile.read(path) ?? "")
+            let log = ResumeLog(mode: mode, joblog: TextFile.read(path) ?? "")
+            if log.skippedLines > 0 {
+                notices.append(
+                    "\(mode.rawValue): \(log.skippedLines) lines of \(path) are no joblog records; the jobs they name run again")
+            }
+            selection.resume = log
         }
-        return (selection, notice)
+        return (selection, notices)
     }
 }

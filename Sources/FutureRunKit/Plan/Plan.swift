@@ -23,9 +23,9 @@ struct Plan {
         self.options = options
         let environment = Self.environment()
         let inputDescriptor = try Self.openInput(options.source)
-        let (selection, selectionNotice) = try Self.selection(options, environment: environment)
+        let (selection, selectionNotices) = try Self.selection(options, environment: environment)
         source = try JobSource(options: options, input: inputDescriptor, selection: selection)
-        startNotices = [selectionNotice, source.shardNotice].compactMap { $0 }
+        startNotices = selectionNotices + [source.shardNotice].compactMap { $0 }
 
         let hosts = try Self.hosts(options)
         let ssh = hosts.isEmpty ? [] : try Self.sshCommand(options)

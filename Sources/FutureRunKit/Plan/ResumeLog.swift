@@ -1,7 +1,10 @@
+import FutureProcess
+
 /// `--resume` and `--resume-failed` with `--joblog FILE`, as GNU parallel defines them: jobs are
 /// known by their number (the joblog's Seq). `--resume` skips every job the joblog holds;
 /// `--resume-failed` runs again those it records as failed (Exitval or Signal not 0) and skips the
-/// rest it holds. Jobs it does not hold run. A joblog written by GNU parallel works the same.
+/// rest it holds. Jobs it does not hold run: those that never started, and those a stop ended,
+/// which the joblog leaves out (``JobLog``). A joblog written by GNU parallel works the same.
 struct ResumeLog: Sendable, Equatable {
     enum Mode: String, Sendable, Equatable {
         case done = "--resume"
@@ -9,26 +12,29 @@ struct ResumeLog: Sendable, Equatable {
     }
 
     let mode: Mode
-    /// Each logged job number, and whether that run succeeded (the last line for a number wins).
-    private(set) var logged: [Int: Bool] = [:]
+    /// Each logged job number, and how that run ended (the last line for a number wins).
+    private(set) var logged: [Int: TerminationStatus] = [:]
+    /// Lines of the joblog that were not records (``JobLogFormat/decode(_:)``).
+    let skippedLines: Int
 
     init(mode: Mode, joblog text: String) {
         self.mode = mode
-        for line in text.split(separator: "\n") where !line.hasPrefix("Seq\t") {
-            let fields = line.split(separator: "\t", maxSplits: 8, omittingEmptySubsequences: false)
-            guard fields.count == 9, let number = Int(fields[0]), let exit = Int(fields[6]), let signal = Int(fields[7]) else {
-                continue
-            }
-            logged[number] = exit == 0 && signal == 0
+        let (records, skipped) = JobLogFormat.decode(text)
+        skippedLines = skipped
+        for record in records {
+            logged[record.number] =
+                record.exit == -1
+                ? .timedOut
+                : record.signal != 0 ? .signaled(Int32(clamping: record.signal)) : .exited(Int32(clamping: record.exit))
         }
     }
 
     /// How the earlier run ended job `number`, when this run skips it (`nil`: it runs).
     func skip(_ number: Int) -> JobStatus? {
-        guard let succeeded = logged[number] else { return nil }
+        guard let status = logged[number] else { return nil }
         switch mode {
-        case .done: return succeeded ? .succeeded : .failed(.exited(1))
-        case .failed: return succeeded ? .succeeded : nil
+        case .done: return status.succeeded ? .succeeded : .failed(status)
+        case .failed: return status.succeeded ? .succeeded : nil
         }
     }
 }

@@ -70,28 +70,41 @@ struct ShardGroup: Equatable {
 
 /// Assigns groups to shards: by hash, or (with timings) longest first onto the least loaded shard,
 /// ties to the lower shard. Every node computes the same plan from the same list and timings.
+/// Memory grows with the groups, never with the shard count (`--shard 1/9223372036854775807`).
 enum ShardPlan {
-    /// The shard (1-based) of each group, in the groups' order, and each shard's expected seconds.
-    static func assign(_ groups: [ShardGroup], shards: Int, balanced: Bool) -> (shards: [Int], expected: [Double]) {
-        var load = [Double](repeating: 0, count: shards)
+    /// The shard (1-based) of each group, in the groups' order, and the expected seconds of the
+    /// shards that got any (a shard not there expects none).
+    static func assign(_ groups: [ShardGroup], shards: Int, balanced: Bool) -> (shards: [Int], expected: [Int: Double]) {
+        var load: [Int: Double] = [:]
         var assigned = [Int](repeating: 0, count: groups.count)
         if !balanced {
             for (position, group) in groups.enumerated() {
-                let shard = Int(Shard.hash(group.key) % UInt64(shards))
-                assigned[position] = shard + 1
-                load[shard] += group.expected
+                let shard = Int(Shard.hash(group.key) % UInt64(shards)) + 1
+                assigned[position] = shard
+                load[shard, default: 0] += group.expected
             }
             return (assigned, load)
         }
+        // Longest first onto the least loaded: with more shards than groups, each group gets an
+        // empty shard of its own, the lowest; so only the first `groups.count` shards are looked at.
+        let used = max(1, min(shards, groups.count))
+        var loads = [Double](repeating: 0, count: used)
         let order = groups.indices.sorted { a, b in
             groups[a].expected != groups[b].expected
                 ? groups[a].expected > groups[b].expected : Shard.hash(groups[a].key) < Shard.hash(groups[b].key)
         }
         for position in order {
-            let lightest = load.indices.min { load[$0] < load[$1] }!
+            let lightest = loads.indices.min { loads[$0] < loads[$1] }!
             assigned[position] = lightest + 1
-            load[lightest] += groups[position].expected
+            loads[lightest] += groups[position].expected
         }
+        for (index, value) in loads.enumerated() where value > 0 { load[index + 1] = value }
         return (assigned, load)
+    }
+
+    /// The expected times of shards 1... for a notice: at most `limit` of them, then how many more.
+    static func describe(_ expected: [Int: Double], shards: Int, limit: Int = 8) -> String {
+        let shown = (1...min(shards, limit)).map { DurationFormat.format(.seconds(expected[$0] ?? 0)) }
+        return shown.joined(separator: ", ") + (shards > limit ? ", … (\(shards - limit) more)" : "")
     }
 }

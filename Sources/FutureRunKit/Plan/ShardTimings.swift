@@ -1,11 +1,18 @@
 /// How long each job took in an earlier run, read from that run's `--joblog`, `--json` or
-/// `--junit` (concatenated shard joblogs too), by job name and by command.
+/// `--junit` (concatenated shard joblogs too), by job name and by command, through each format's
+/// own reader (``JobLogFormat``, ``JSONLinesFormat``, ``JUnitFormat``).
 struct ShardTimings: Sendable, Equatable {
     private(set) var byName: [String: Double] = [:]
     private(set) var byCommand: [String: Double] = [:]
+    /// Records read, and records left out (not a finite, non-negative time).
+    private(set) var used = 0
+    private(set) var skipped = 0
 
-    /// The expected seconds of a job, if the timings know it.
-    func seconds(name: String, command: String) -> Double? { byName[name] ?? byCommand[command] }
+    /// The expected seconds of a job, if the timings know it: by its whole name, by its label (the
+    /// name as `--junit` writes it), or by its command.
+    func seconds(name: String, command: String) -> Double? {
+        byName[name] ?? byName[Job.shorten(name)] ?? byCommand[command]
+    }
 
     /// The mean of every time read (1 s when there are none).
     var mean: Double {
@@ -15,94 +22,33 @@ struct ShardTimings: Sendable, Equatable {
 
     /// Reads `text`, whichever of the three formats it is; `nil` if it is none of them.
     static func parse(_ text: String) -> ShardTimings? {
-        let trimmed = text.drop { $0 == " " || $0 == "\n" }
-        if trimmed.hasPrefix("<") { return junit(text) }
-        if trimmed.hasPrefix("{") { return jsonLines(text) }
-        if trimmed.hasPrefix("Seq\t") { return joblog(text) }
-        return nil
-    }
-
-    /// GNU parallel's joblog (futurerun's or parallel's): Command and JobRuntime columns; header
-    /// lines of concatenated joblogs are skipped.
-    static func joblog(_ text: String) -> ShardTimings {
+        let trimmed = text.drop { $0.isWhitespace }
         var timings = ShardTimings()
-        for line in text.split(separator: "\n") where !line.hasPrefix("Seq\t") {
-            let fields = line.split(separator: "\t", maxSplits: 8, omittingEmptySubsequences: false)
-            guard fields.count == 9, let runtime = Double(fields[3].trimmingPrefixBlanks) else { continue }
-            timings.byCommand[String(fields[8])] = runtime
-        }
-        return timings
-    }
-
-    /// futurerun's `--json`: the `name`, `command` and `wall` of each line.
-    static func jsonLines(_ text: String) -> ShardTimings {
-        var timings = ShardTimings()
-        for line in text.split(separator: "\n") {
-            guard let wall = JSONField.number("wall", in: line) else { continue }
-            if let name = JSONField.string("name", in: line) { timings.byName[name] = wall }
-            if let command = JSONField.string("command", in: line) { timings.byCommand[command] = wall }
-        }
-        return timings
-    }
-
-    /// JUnit XML: each `<testcase name=... time=...>`.
-    static func junit(_ text: String) -> ShardTimings {
-        var timings = ShardTimings()
-        for piece in text.split(separator: "<testcase ").dropFirst() {
-            guard let name = XMLAttribute.value("name", in: piece),
-                let time = XMLAttribute.value("time", in: piece).flatMap(Double.init)
-            else { continue }
-            timings.byName[name] = time
-        }
-        return timings
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingPrefixBlanks: Substring { drop { $0 == " " } }
-}
-
-/// The few JSON reads a timings file needs: a string or number field of one flat object per line.
-enum JSONField {
-    static func number(_ key: String, in line: Substring) -> Double? {
-        guard let range = line.firstRange(of: "\"\(key)\":") else { return nil }
-        return Double(line[range.upperBound...].prefix { $0.isNumber || $0 == "." || $0 == "-" || $0 == "e" })
-    }
-
-    static func string(_ key: String, in line: Substring) -> String? {
-        guard let range = line.firstRange(of: "\"\(key)\":\"") else { return nil }
-        var value = ""
-        var escaped = false
-        for character in line[range.upperBound...] {
-            if escaped {
-                switch character {
-                case "n": value.append("\n")
-                case "t": value.append("\t")
-                case "r": value.append("\r")
-                default: value.append(character)
-                }
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                return value
-            } else {
-                value.append(character)
+        if trimmed.hasPrefix("<") {
+            let (records, skipped) = JUnitFormat.decode(text)
+            for record in records { timings.byName[record.name] = record.seconds }
+            (timings.used, timings.skipped) = (records.count, skipped)
+        } else if trimmed.hasPrefix("{") {
+            let (records, skipped) = JSONLinesFormat.decode(text)
+            for record in records {
+                if let name = record.name { timings.byName[name] = record.wall }
+                if let command = record.command { timings.byCommand[command] = record.wall }
             }
+            (timings.used, timings.skipped) = (records.count, skipped)
+        } else if trimmed.hasPrefix("Seq\t") {
+            let (records, skipped) = JobLogFormat.decode(text)
+            for record in records { timings.byCommand[record.command] = record.runtime }
+            (timings.used, timings.skipped) = (records.count, skipped)
+        } else {
+            return nil
         }
-        return nil
+        return timings
     }
-}
 
-/// An attribute of an XML start tag, unescaped.
-enum XMLAttribute {
-    static func value(_ name: String, in tag: Substring) -> String? {
-        guard
-            let start = tag.firstRange(of: " \(name)=\"")
-                ?? (tag.hasPrefix("\(name)=\"") ? tag.firstRange(of: "\(name)=\"") : nil),
-            let end = tag[start.upperBound...].firstIndex(of: "\"")
-        else { return nil }
-        return String(tag[start.upperBound..<end]).replacing("&lt;", with: "<").replacing("&gt;", with: ">")
-            .replacing("&quot;", with: "\"").replacing("&apos;", with: "'").replacing("&amp;", with: "&")
+    /// What to say when records were left out, or none was read: one line.
+    func notice(path: String) -> String? {
+        guard skipped > 0 || used == 0 else { return nil }
+        return "--shard-timings \(path): used \(used) records, skipped \(skipped) without a finite, non-negative time"
+            + (used == 0 ? "; every job counts the same" : "")
     }
 }

@@ -86,18 +86,37 @@ final class HostFleet: Sendable {
             let answer = String(decoding: result.stdout.bytes(), as: UTF8.self).split(whereSeparator: \.isNewline).last
             guard result.succeeded, let cpus = answer.flatMap({ Int($0.trimmingWhitespace()) }), cpus > 0 else {
                 // A further connection that fails leaves the host running on the ones it has.
-                if connection == 0 { takeOut(lane, reason: Self.reason(result, answer: String(answer ?? ""))) }
+                if connection == 0 {
+                    takeOut(lane, reason: Self.reason(result, answer: String(answer ?? "")))
+                } else {
+                    state.withLock { $0.roster.connectionOpened(lane, false) }
+                }
                 return
             }
             host.opened(connection: connection)
             guardMaster(host, connection: connection)
-            if connection == 0 {
-                let more = state.withLock { $0.roster.connected(lane, cpus: cpus) }
-                for extra in 0..<more { connect(host, lane: lane, connection: 1 + extra) }
-            } else {
-                state.withLock { $0.roster.connectionAdded(lane) }
+            state.withLock { state in
+                if connection == 0 { state.roster.connected(lane, cpus: cpus) } else { state.roster.connectionOpened(lane, true) }
             }
             applyWidth(lane)
+            jobsWaiting()
+        }
+    }
+
+    /// Jobs were queued: a host whose connections are all full, and whose slots allow more, opens
+    /// one more connection (one at a time, each a login), so that connections open as jobs need
+    /// them. Any thread; never blocks.
+    func jobsWaiting() {
+        let waiting = pool.queued
+        guard waiting > 0 else { return }
+        for (lane, host) in remotes.enumerated() {
+            guard let host else { continue }
+            let running = pool.running(inLane: lane)
+            let next: Int? = state.withLock { state in
+                state.roster.needsConnection(lane, running: running, waiting: waiting)
+                    ? state.roster.hosts[lane].connections : nil
+            }
+            if let next { connect(host, lane: lane, connection: next) }
         }
     }
 

@@ -2,7 +2,9 @@
 /// (``HostFleet`` does the connecting and checking, and applies what this decides).
 ///
 /// A remote host runs nothing until it has connected; then as many jobs as its slots, at most
-/// ``sessionsPerConnection`` on each of its connections (sshd's default MaxSessions). A job on it
+/// ``sessionsPerConnection`` on each of its connections (sshd's default MaxSessions). A further
+/// connection is opened only when jobs wait that the host's open connections cannot take, one at a
+/// time: `-S 1000/host` with three jobs logs in once. A job on it
 /// whose `ssh` exits with 255 may have lost the connection or may have exited 255 itself: the host
 /// takes no new job until a check tells which. A host that cannot be reached, or whose connection
 /// is gone, is out for the rest of the run. This machine (`:`) is always up.
@@ -25,6 +27,10 @@ struct HostRoster: Sendable {
         var slots: Int
         /// Connections open (this machine: none needed).
         var connections: Int
+        /// A further connection is being opened.
+        var opening = false
+        /// A further connection failed: the host runs on the ones it has.
+        var noMoreConnections = false
     }
 
     private(set) var hosts: [Host]
@@ -64,18 +70,31 @@ struct HostRoster: Sendable {
         return (slots + Self.sessionsPerConnection - 1) / Self.sessionsPerConnection
     }
 
-    /// Host `index` connected and reported `cpus` CPUs. Returns how many more connections to open.
-    mutating func connected(_ index: Int, cpus: Int) -> Int {
-        guard hosts[index].state == .connecting else { return 0 }
+    /// Host `index` connected and reported `cpus` CPUs.
+    mutating func connected(_ index: Int, cpus: Int) {
+        guard hosts[index].state == .connecting else { return }
         hosts[index].state = .up
         hosts[index].slots = max(1, hosts[index].spec.slots ?? Self.slots(jobs, cpus: cpus))
         hosts[index].connections = 1
-        return connectionsWanted(by: index) - 1
     }
 
-    /// One more connection of host `index` is open.
-    mutating func connectionAdded(_ index: Int) {
-        hosts[index].connections += 1
+    /// Whether host `index`, running `running` jobs while `waiting` jobs wait for a place, should
+    /// open one more connection now: it is up, every open connection is full, its slots allow
+    /// another, and none is being opened or has failed. If so, it is being opened from now on, as
+    /// connection number ``Host/connections``.
+    mutating func needsConnection(_ index: Int, running: Int, waiting: Int) -> Bool {
+        let host = hosts[index]
+        guard host.state == .up, !host.spec.isLocal, !host.opening, !host.noMoreConnections, waiting > 0,
+            running >= width(of: index), host.connections < connectionsWanted(by: index)
+        else { return false }
+        hosts[index].opening = true
+        return true
+    }
+
+    /// The connection being opened for host `index` is open (`true`) or could not be (`false`).
+    mutating func connectionOpened(_ index: Int, _ opened: Bool) {
+        hosts[index].opening = false
+        if opened { hosts[index].connections += 1 } else { hosts[index].noMoreConnections = true }
     }
 
     /// Host `index` is out; returns the one notice that says so (`nil` if it was out already).

@@ -27,6 +27,10 @@ final class RemoteHost: Sendable {
         self.controlDirectory = controlDirectory
     }
 
+    /// Seconds between probes of a silent connection, and how many go unanswered before it is
+    /// given up: 45 s, long enough for a busy host, short enough to move its jobs in time.
+    static let keepalive = (interval: 15, count: 3)
+
     private func controlPath(_ connection: Int) -> String { "\(controlDirectory)/\(index).\(connection)" }
 
     private func ssh(_ options: [String], connection: Int, _ rest: [String]) -> Command {
@@ -36,9 +40,15 @@ final class RemoteHost: Sendable {
     /// Logs in and leaves the connection open in the background (`ControlPersist`), answering with
     /// the host's CPU count on stdout. Exit 0 once the connection is open. `BatchMode`: nothing may
     /// prompt in the middle of a run (a job's ssh, should it connect on its own, neither).
+    /// Keepalive: a host that goes silent without closing (hung, or its network gone) fails the
+    /// master after ``keepalive`` unanswered probes, and is then taken out like a dropped one. An
+    /// `-o ServerAliveInterval=N` in `--ssh` comes first and wins, as ssh takes the first value.
     func openCommand(connection: Int) -> Command {
         var command = ssh(
-            ["-o", "ControlMaster=yes", "-o", "ControlPersist=yes", "-o", "BatchMode=yes", "-T"], connection: connection,
+            [
+                "-o", "ControlMaster=yes", "-o", "ControlPersist=yes", "-o", "BatchMode=yes",
+                "-o", "ServerAliveInterval=\(Self.keepalive.interval)", "-o", "ServerAliveCountMax=\(Self.keepalive.count)", "-T",
+            ], connection: connection,
             [spec.destination, RemoteInvocation.cpuQuery])
         // ssh's own connect timeout is the system's (minutes) unless the user's config sets one.
         command.timeout = .seconds(60)

@@ -3,8 +3,10 @@ import FutureProcess
 
 /// `--joblog FILE`: GNU parallel's joblog, byte-compatible: a tab-separated header, then one line
 /// per job as it finishes (`Seq Host Starttime JobRuntime Send Receive Exitval Signal Command`).
-/// `+FILE` appends (no second header). Jobs futurerun stopped have Exitval -1 and the signal sent;
-/// jobs that never started are not logged, as in GNU parallel.
+/// `+FILE` appends (no second header). A job that timed out has Exitval -1 and the signal sent, as
+/// in GNU parallel; jobs that never started, and jobs a stop (INT, TERM, `--halt`) ended, are not
+/// logged, so that `--resume` (futurerun's or GNU parallel's) runs them again. The format is
+/// ``JobLogFormat``'s.
 final class JobLog: Report {
     private let file: ReportFile
 
@@ -12,7 +14,9 @@ final class JobLog: Report {
         let append = spec.hasPrefix("+")
         file = try ReportFile(path: append ? String(spec.dropFirst()) : spec, append: append)
         if !append || file.isEmpty {
-            file.write("Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n")
+            file.write(JobLogFormat.header)
+        } else if !file.endsAtLineStart {
+            file.write("\n")
         }
     }
 
@@ -28,30 +32,23 @@ final class JobLog: Report {
         var exit: Int32
         var signal: Int32 = result.signal ?? 0
         switch outcome.status {
-        case .notStarted, .skipped: return nil
+        case .notStarted, .skipped, .stopped: return nil
         case .succeeded: exit = 0
         case .unrunnable: exit = 255
-        case .stopped: exit = -1
         case .failed(let status):
             switch status {
             case .exited(let code): exit = code
-            case .signaled: exit = 0
+            case .signaled(let number):
+                exit = 0
+                signal = number
             case .timedOut, .cancelled: exit = -1
             case .failedToStart: exit = status.shellStatus
             }
         }
-        if case .failed(.signaled(let number)) = outcome.status { signal = number }
-        let runtime = String(format3: result.wallTime.seconds)
-        let paddedRuntime = String(repeating: " ", count: max(0, 10 - runtime.count)) + runtime
-        let command = String(decoding: outcome.commandLine, as: UTF8.self).replacingAll("\n", with: " ")
-        return
-            "\(outcome.job.number)\t\(outcome.host ?? ":")\t\(String(format3: result.startTime))\t\(paddedRuntime)\t0\t\(result.stdout.count)"
-            + "\t\(exit)\t\(signal)\t\(command)\n"
-    }
-}
-
-extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+        return JobLogFormat.line(
+            JobLogFormat.Record(
+                number: outcome.job.number, host: outcome.host ?? ":", start: result.startTime, runtime: result.wallTime.seconds,
+                received: result.stdout.count, exit: Int(exit), signal: Int(signal),
+                command: String(decoding: outcome.commandLine, as: UTF8.self)))
     }
 }

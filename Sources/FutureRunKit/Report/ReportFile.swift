@@ -30,6 +30,15 @@ final class ReportFile {
         return fstat(stream.descriptor, &info) == 0 && info.st_size == 0
     }
 
+    /// Whether the file's last byte is a line end, or it is empty: a record appended to a file cut
+    /// mid-line (a run killed while writing) must start a line of its own.
+    var endsAtLineStart: Bool {
+        var info = stat()
+        guard fstat(stream.descriptor, &info) == 0, info.st_size > 0 else { return true }
+        var last: UInt8 = 0
+        return pread(stream.descriptor, &last, 1, off_t(info.st_size - 1)) == 1 && last == 0x0A
+    }
+
     func write(_ text: String) { write(Array(text.utf8)) }
 
     func write(_ bytes: [UInt8]) {
@@ -45,6 +54,41 @@ final class ReportFile {
         if error == nil, ftruncate(stream.descriptor, off_t(offset + bytes.count)) != 0 {
             record(.failed(descriptor: -1, errno: errno))
         }
+    }
+
+    /// Writes `bytes` at `offset` and cuts the file after them, as ``overwrite(_:at:)``; if that
+    /// fails (a full disk), the file is cut back to `offset` and `restoring` written there again, so
+    /// that it holds what it held before the write (`restoring`: what followed `offset`). The
+    /// failure stays the report's error.
+    func overwrite(_ bytes: [UInt8], at offset: Int, restoring: [UInt8]) {
+        overwrite(bytes, at: offset)
+        guard error != nil else { return }
+        let descriptor = stream.descriptor
+        _ = ftruncate(descriptor, off_t(offset))
+        _ = restoring.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+    }
+
+    /// Replaces the file at `path` with `bytes` at once: they are written to a temporary name
+    /// beside it, then renamed over it, so a crash or a full disk leaves the earlier file whole.
+    /// Returns the error, if any (the temporary file is removed then).
+    static func replace(_ path: String, with bytes: [UInt8]) -> String? {
+        let temporary =
+            FileIdentity.directory(of: path) + "/.futurerun-\(getpid())-"
+            + (path.split(separator: "/").last.map(String.init) ?? "report")
+        let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return "cannot write '\(path)': \(String(cString: strerror(errno)))" }
+        let file = ReportFile(descriptor: descriptor, path: path)
+        file.write(bytes)
+        if let error = file.error {
+            unlink(temporary)
+            return error
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            return "cannot write '\(path)': \(reason)"
+        }
+        return nil
     }
 
     private func record(_ failure: OutputError) {
@@ -92,5 +136,30 @@ extension String {
         self =
             "\(sign)\(magnitude / 1000)." + String(repeating: "0", count: fraction < 10 ? 2 : fraction < 100 ? 1 : 0)
             + "\(fraction)"
+    }
+}
+
+/// A file as the file system knows it (device and inode); `nil` where nothing exists yet.
+struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    init?(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+
+    /// The directory `path` is in (`.` for a bare name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `path` without `.` components and repeated slashes: `./a//b` and `a/b` are one path.
+    static func normalized(_ path: String) -> String {
+        let parts = path.split(separator: "/").filter { $0 != "." }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 }

@@ -2,6 +2,7 @@
 enum ReportSet {
     /// - Parameter stepSummary: under GitHub Actions, the file of `GITHUB_STEP_SUMMARY`.
     static func open(_ options: Options, stepSummary: String? = nil) throws(UsageError) -> [Report] {
+        try refuseSharedFiles(options, stepSummary: stepSummary)
         var reports: [Report] = []
         if let path = options.jobLog { reports.append(try JobLog(path)) }
         if let path = options.json {
@@ -15,5 +16,23 @@ enum ReportSet {
         if let path = options.timeline { reports.append(try Timeline(path: path)) }
         if let path = stepSummary, !path.isEmpty { reports.append(try StepSummary(path: path)) }
         return reports
+    }
+
+    /// Two reports on one file would overwrite each other: refused before any is opened. One file
+    /// is one path, or one existing file by two paths (a link, `./x` and `x`).
+    private static func refuseSharedFiles(_ options: Options, stepSummary: String?) throws(UsageError) {
+        let named: [(option: String, path: String?)] = [
+            ("--joblog", options.jobLog.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }), ("--json", options.json),
+            ("--junit", options.junit), ("--results", options.results), ("--timeline", options.timeline),
+            ("GITHUB_STEP_SUMMARY", stepSummary.flatMap { $0.isEmpty ? nil : $0 }),
+        ]
+        let reports = named.compactMap { entry in entry.path.map { (entry.option, $0, FileIdentity($0)) } }
+        for (index, first) in reports.enumerated() {
+            for second in reports[(index + 1)...]
+            where FileIdentity.normalized(first.1) == FileIdentity.normalized(second.1) || (first.2 != nil && first.2 == second.2)
+            {
+                throw .sharedReportFile(first: first.0, second: second.0, path: second.1)
+            }
+        }
     }
 }

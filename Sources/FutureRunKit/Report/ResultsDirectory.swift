@@ -103,7 +103,7 @@ final class ResultsDirectory: Report {
         defer { Glibc.close(folder) }
         do {
             let meta = try ReportFile(at: folder, name: "meta.json", display: "\(path)/\(outcome.job.number)/meta.json")
-            meta.write(JSONLines.object(outcome) + "\n")
+            meta.write(JSONLinesFormat.object(outcome) + "\n")
             if let failure = meta.error { error = error ?? failure }
         } catch {
             self.error = self.error ?? error.description

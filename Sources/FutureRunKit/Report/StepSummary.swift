@@ -29,7 +29,11 @@ final class StepSummary: Report {
 
     func close() { file.write(Self.markdown(rows: rows, failed: failed, tally: tally)) }
 
-    /// The table and the failed jobs' last lines, as Markdown.
+    /// GitHub takes at most 1 MiB of a step's summary: the Markdown stays below this, whatever the
+    /// run, dropping table rows and then failed jobs' tails (each said) once it would pass it.
+    static let budget = 1_000_000
+
+    /// The table and the failed jobs' last lines, as Markdown, within ``budget`` bytes.
     static func markdown(
         rows: [(number: Int, label: String, status: String, time: String)], failed: [(label: String, lines: [String])],
         tally: Tally
@@ -39,12 +43,28 @@ final class StepSummary: Report {
         var text = "### futurerun: \(tally.total) jobs, \(tally.succeeded) ok, \(tally.failed) failed"
         if tally.skipped > 0 { text += ", \(tally.skipped) skipped" }
         text += "\n\n| # | job | status | time |\n|---:|---|---|---:|\n"
-        for row in rows { text += "| \(row.number) | \(plainText(row.label)) | \(row.status) | \(row.time) |\n" }
-        for job in failed {
-            text += "\n<details><summary>\(plainText(job.label)) failed: its last lines</summary>\n\n```\n"
-            text +=
-                job.lines.map { Style.sanitize($0).replacing("```", with: "`​``") }.joined(separator: "\n")
+        // Half the budget for the table, the rest for the failed jobs' tails.
+        var shown = 0
+        for row in rows {
+            let line = "| \(row.number) | \(plainText(row.label)) | \(row.status) | \(row.time) |\n"
+            if text.utf8.count + line.utf8.count > budget / 2 { break }
+            text += line
+            shown += 1
+        }
+        if shown < rows.count {
+            text += "\n… and \(rows.count - shown) more jobs (the summary's size is limited; see the job log)\n"
+        }
+        for (index, job) in failed.enumerated() {
+            var block = "\n<details><summary>\(plainText(job.label)) failed: its last lines</summary>\n\n```\n"
+            block +=
+                job.lines.map { Style.sanitize($0).replacing("```", with: "`\u{200B}``") }.joined(separator: "\n")
                 + "\n```\n</details>\n"
+            if text.utf8.count + block.utf8.count > budget - 200 {
+                text +=
+                    "\n… the last lines of \(failed.count - index) more failed jobs are left out (the summary's size is limited)\n"
+                break
+            }
+            text += block
         }
         return text + "\n"
     }

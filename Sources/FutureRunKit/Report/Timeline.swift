@@ -1,5 +1,6 @@
 import FutureCore
 import FutureProcess
+import Glibc
 
 /// `--timeline FILE`: a standalone SVG of the run, written when it ends (also when interrupted):
 /// one row per slot (per host and slot, in a run over hosts), each job attempt a bar from its start
@@ -7,18 +8,22 @@ import FutureProcess
 /// jobs, the critical path outlined.
 /// Collects as jobs finish; ``TimelineDrawing`` draws.
 final class Timeline: Report {
-    private let file: ReportFile
+    private let path: String
+    private(set) var error: String?
     private let started = ContinuousClock.now
     private var bars: [TimelineDrawing.Bar] = []
     private var skipped: [(number: Int, label: String, reason: String)] = []
     private var headers: [Int: JobHeader] = [:]
     private var tally = Tally()
 
+    /// Checks now that `path` can be written (creating it empty if it does not exist); the picture
+    /// replaces it at the end, whole (``ReportFile/replace(_:with:)``): an earlier picture stays until then.
     init(path: String) throws(UsageError) {
-        file = try ReportFile(path: path, append: false)
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        Glibc.close(descriptor)
+        self.path = path
     }
-
-    var error: String? { file.error }
 
     func finished(_ outcome: JobOutcome) {
         tally.add(outcome)
@@ -30,7 +35,9 @@ final class Timeline: Report {
         case .unrunnable(let reason): skipped.append((job.number, job.label, "could not run: " + reason))
         case .notStarted: break
         default:
-            let command = String(decoding: outcome.commandLine, as: UTF8.self)
+            // Each bar keeps at most this much of its command, so the picture and the memory behind
+            // it grow with the job count, not with the commands' length.
+            let command = Self.shortened(outcome.commandLine, to: Self.commandBudget)
             let attempts = outcome.earlierAttempts + [AttemptRecord(slot: outcome.slot, host: outcome.host, outcome.result)]
             for (index, attempt) in attempts.enumerated() {
                 let status = index < attempts.count - 1 ? .failed : Self.drawn(outcome.status)
@@ -43,6 +50,17 @@ final class Timeline: Report {
                         attempt: index + 1, attempts: attempts.count))
             }
         }
+    }
+
+    /// The most of a command a tooltip shows, in bytes.
+    static let commandBudget = 1000
+
+    /// `bytes` as text, cut to `budget` bytes (at a character boundary) with `…` when longer.
+    static func shortened(_ bytes: [UInt8], to budget: Int) -> String {
+        guard bytes.count > budget else { return String(decoding: bytes, as: UTF8.self) }
+        var end = budget
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: bytes[..<end], as: UTF8.self) + "…"
     }
 
     private static func drawn(_ status: JobStatus) -> TimelineDrawing.Outcome {
@@ -65,6 +83,6 @@ final class Timeline: Report {
         var drawn = bars
         for index in TimelineDrawing.criticalPath(drawn, headers: headers) { drawn[index].critical = true }
         let caption = tally.summary(wall: .now - started, style: Style(colors: false)).first ?? ""
-        file.write(TimelineDrawing.svg(bars: drawn, skipped: skipped, caption: caption))
+        error = ReportFile.replace(path, with: Array(TimelineDrawing.svg(bars: drawn, skipped: skipped, caption: caption).utf8))
     }
 }

@@ -182,7 +182,7 @@ enum TimelineDrawing {
     }
 
     /// XML text: escaped, control characters dropped.
-    static func text(_ value: String) -> String { JUnitReport.escape(value, quotes: true) }
+    static func text(_ value: String) -> String { JUnitFormat.escape(value, quotes: true) }
 
     static func format(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10

@@ -20,8 +20,14 @@ final class Channel<Element: Sendable>: Sendable {
         self.notify = notify
     }
 
+    /// Hands `element` over; after ``close()`` it is dropped (a run that stopped takes no more).
     func send(_ element: Element) {
-        state.withLock { $0.items.append(element) }
+        guard
+            state.withLock({ state in
+                if !state.closed { state.items.append(element) }
+                return !state.closed
+            })
+        else { return }
         available.signal()
         notify?()
     }
@@ -47,4 +53,6 @@ final class Channel<Element: Sendable>: Sendable {
     }
 
     var isFinished: Bool { state.withLock { $0.closed && $0.items.isEmpty } }
+
+    var isClosed: Bool { state.withLock { $0.closed } }
 }

@@ -111,6 +111,15 @@ public final class Scheduler: Sendable {
         for run in running { run.cancel() }
     }
 
+    /// Stops waiting for input (after a signal): the printers get no more jobs, and the scheduler
+    /// thread, which may be blocked reading input or waiting out `--delay`, hands nothing more over
+    /// (a blocked read is left behind; the process ends without it). If input was still open,
+    /// `notice` is said first. Any thread.
+    public func abandonInput(notice: String) {
+        if !tickets.isClosed && source.knownTotal == nil { announce(notice) }
+        tickets.close()
+    }
+
     /// Labels of the running jobs and how long each has run.
     public func runningJobs() -> [(label: String, since: Duration)] {
         let now = ContinuousClock.now
@@ -260,6 +269,8 @@ public final class Scheduler: Sendable {
                     }
                 }
             })
+        // A job that no host can take now may need another connection.
+        fleet?.jobsWaiting()
         submitted.onComplete { [self] outcome in
             let run = outcome.get()
             // The first start wins (a spawn the system refused is tried again with the same ticket).

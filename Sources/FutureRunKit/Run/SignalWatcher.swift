@@ -14,11 +14,15 @@ import Synchronization
 ///   terminal's signals reach only futurerun: it passes them on.
 ///
 /// ``prepare()`` must run first thing in `main`, before any thread exists, so that every thread
-/// inherits the blocked mask.
+/// inherits the blocked mask; it starts the watching thread too, so a signal is answered at once
+/// even while the plan waits (a FIFO named by `-a` blocks `open` until a writer comes): before a
+/// run has set its handlers (``handle(stop:kill:)``), a stop signal ends futurerun with 128 + N,
+/// nothing having run.
 public enum SignalWatcher {
     static let stopping: [Int32] = [SIGINT, SIGTERM, SIGHUP]
     static let watched: [Int32] = stopping + [SIGTSTP, SIGCONT]
     private static let received = Atomic<Int32>(0)
+    private static let handlers = Locked<(stop: @Sendable (Int32) -> Void, kill: @Sendable () -> Void)?>(nil)
 
     /// Blocks the watched signals in this (the only) thread, and ignores SIGPIPE, so that a reader
     /// going away shows up as EPIPE; children get SIGPIPE back at its default if it was.
@@ -28,11 +32,16 @@ public enum SignalWatcher {
             ProcessSignals.ignore(SIGPIPE)
             ProcessEngine.shared.resetInChildren([SIGPIPE])
         }
+        start()
     }
 
-    /// Starts the watching thread. `stop` runs on it for the first of SIGINT, SIGTERM and SIGHUP;
-    /// `kill` for a second one of them.
-    public static func start(stop: @escaping @Sendable (Int32) -> Void, kill: @escaping @Sendable () -> Void) {
+    /// What a run does on a signal: `stop` runs on the watching thread for the first of SIGINT,
+    /// SIGTERM and SIGHUP; `kill` for a second one of them.
+    public static func handle(stop: @escaping @Sendable (Int32) -> Void, kill: @escaping @Sendable () -> Void) {
+        handlers.withLock { $0 = (stop, kill) }
+    }
+
+    private static func start() {
         OSThread.detach(name: "futurerun-signal") {
             while true {
                 let signal = ProcessSignals.wait(for: watched)
@@ -44,11 +53,10 @@ public enum SignalWatcher {
                 case SIGCONT:
                     ProcessEngine.shared.signalRunningGroups(SIGCONT)
                 default:
-                    if received.compareExchange(expected: 0, desired: signal, ordering: .relaxed).exchanged {
-                        stop(signal)
-                    } else {
-                        kill()
-                    }
+                    let first = received.compareExchange(expected: 0, desired: signal, ordering: .relaxed).exchanged
+                    // No run yet (the plan is still reading its inputs): nothing to stop or report.
+                    guard let (stop, kill) = handlers.withLock({ $0 }) else { _exit(128 + signal) }
+                    if first { stop(signal) } else { kill() }
                 }
             }
         }

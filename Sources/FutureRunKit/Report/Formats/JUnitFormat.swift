@@ -1,0 +1,117 @@
+import FutureCore
+import FutureProcess
+
+/// JUnit XML, written by `--junit` and read back by `--shard-timings`: one `<testcase>` per job with
+/// its label and time; a failed job gets a `<failure>` with its exit status or signal and the tail of
+/// its stderr; the last lines of stdout and stderr go to `system-out`/`system-err`.
+enum JUnitFormat {
+    static let footer = Array("</testsuite>\n</testsuites>\n".utf8)
+    static let openingLines = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+
+    /// The counts on `<testsuite>`.
+    struct Counts: Equatable {
+        var tests = 0
+        var failures = 0
+        var skipped = 0
+        var time = 0.0
+
+        mutating func add(_ outcome: JobOutcome) {
+            tests += 1
+            time += outcome.result.wallTime.seconds
+            if outcome.status.isFailure { failures += 1 }
+            if outcome.status.neverRan || outcome.status == .stopped { skipped += 1 }
+        }
+    }
+
+    /// A whole report of `cases` (each job's outcome and the last lines of its output), as the
+    /// file holds it at the end of the run.
+    static func document(_ cases: [(outcome: JobOutcome, stdout: [String], stderr: [String])]) -> String {
+        var counts = Counts()
+        for item in cases { counts.add(item.outcome) }
+        return header(counts) + cases.map { testcase($0.outcome, stdout: $0.stdout, stderr: $0.stderr) }.joined()
+            + String(decoding: footer, as: UTF8.self)
+    }
+
+    /// The opening lines; with `counts`, the `<testsuite>` carries them (written at the end).
+    static func header(_ counts: Counts?) -> String {
+        guard let counts else { return openingLines + "<testsuite name=\"futurerun\">\n" }
+        return openingLines
+            + "<testsuite name=\"futurerun\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" errors=\"0\" "
+            + "skipped=\"\(counts.skipped)\" time=\"\(String(format3: counts.time))\">\n"
+    }
+
+    /// One job's `<testcase>`: its time, a `<failure>` or `<skipped>` that says why, and the last
+    /// lines of its output.
+    static func testcase(_ outcome: JobOutcome, stdout: [String], stderr: [String]) -> String {
+        let time = String(format3: outcome.result.wallTime.seconds)
+        var xml = "<testcase name=\(Self.quoted(outcome.job.label)) classname=\"futurerun\" time=\"\(time)\">\n"
+        switch outcome.status {
+        case .succeeded: break
+        case .notStarted: xml += "<skipped message=\"not started\"/>\n"
+        case .skipped(let reason): xml += "<skipped message=\(Self.quoted(reason))/>\n"
+        case .stopped: xml += "<skipped message=\"stopped by futurerun\"/>\n"
+        case .failed(let status):
+            xml +=
+                "<failure message=\(Self.quoted(StatusLine.describe(status))) type=\"failure\">"
+                + Self.text(stderr.suffix(20).joined(separator: "\n")) + "</failure>\n"
+        case .unrunnable(let reason):
+            xml += "<failure message=\(Self.quoted(reason)) type=\"invalid\"/>\n"
+        }
+        xml += "<system-out>" + Self.text(stdout.joined(separator: "\n")) + "</system-out>\n"
+        xml += "<system-err>" + Self.text(stderr.joined(separator: "\n")) + "</system-err>\n"
+        return xml + "</testcase>\n"
+    }
+
+    /// A quoted XML attribute value.
+    static func quoted(_ value: String) -> String { "\"" + escape(value, quotes: true) + "\"" }
+
+    static func text(_ value: String) -> String { escape(value, quotes: false) }
+
+    /// XML-escaped, with characters XML 1.0 cannot hold removed.
+    static func escape(_ value: String, quotes: Bool) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where quotes: out += "&quot;"
+            case "\n" where quotes: out += "&#10;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case let s where s.value < 0x20 || s.value == 0xFFFE || s.value == 0xFFFF: continue
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// The `name` and `time` of each `<testcase>` of `text` (futurerun's or another tool's JUnit),
+    /// and how many testcases had no name or no finite, non-negative time (``Durations``).
+    static func decode(_ text: String) -> (records: [(name: String, seconds: Double)], skipped: Int) {
+        var records: [(name: String, seconds: Double)] = []
+        var skipped = 0
+        for piece in text.split(separator: "<testcase").dropFirst() where piece.first?.isWhitespace == true {
+            let tag = piece.prefix { $0 != ">" }
+            guard let name = attribute("name", in: tag), let time = attribute("time", in: tag).flatMap(Double.init),
+                let seconds = Durations.seconds(time)
+            else {
+                skipped += 1
+                continue
+            }
+            records.append((name, seconds))
+        }
+        return (records, skipped)
+    }
+
+    /// An attribute of an XML start tag, unescaped; `nil` if it is not there.
+    static func attribute(_ name: String, in tag: Substring) -> String? {
+        guard
+            let start = tag.firstRange(of: " \(name)=\"") ?? tag.firstRange(of: "\t\(name)=\"")
+                ?? tag.firstRange(of: "\n\(name)=\""),
+            let end = tag[start.upperBound...].firstIndex(of: "\"")
+        else { return nil }
+        return String(tag[start.upperBound..<end]).replacing("&lt;", with: "<").replacing("&gt;", with: ">")
+            .replacing("&quot;", with: "\"").replacing("&apos;", with: "'").replacing("&#10;", with: "\n")
+            .replacing("&amp;", with: "&")
+    }
+}

@@ -1,0 +1,60 @@
+import FutureCore
+import FutureProcess
+import Glibc
+import TestSupport
+import Testing
+
+/// Report files under faults: two reports on one file, a full disk, a crash while writing.
+@Suite struct ReportFaults {
+    @Test(arguments: [
+        ["--json", "x", "--joblog", "x"], ["--junit", "x", "--timeline", "./x"], ["--joblog", "+x", "--json", "x"],
+    ])
+    func twoReportsOnOneFileAreRefused(arguments: [String]) {
+        let scratch = Scratch()
+        let run = futurerun(arguments + ["echo ran"], directory: scratch.path)
+        #expect(run.status == 255)
+        #expect(run.errLines.count == 1)
+        #expect(run.err.contains("would both write"), "\(run.err)")
+        #expect(run.out == "")
+        #expect(scratch.entries().isEmpty, "nothing written: \(scratch.entries())")
+    }
+
+    @Test func twoPathsToOneExistingFileAreOneFile() {
+        let scratch = Scratch()
+        scratch.write("real", "")
+        symlink(scratch.file("real"), scratch.file("link"))
+        let run = futurerun(["--json", scratch.file("real"), "--junit", scratch.file("link"), "true"])
+        #expect(run.status == 255)
+        #expect(run.err.contains("would both write"), "\(run.err)")
+    }
+
+    /// A full disk, as a file-size limit makes it (writes past it fail with EFBIG).
+    @Test func junitStaysValidXMLWhenADiskFillsMidRun() throws {
+        #expect(access("/usr/bin/python3", X_OK) == 0, "python3 reads the XML back (.ci/run installs it)")
+        let scratch = Scratch()
+        let run = futurerun(
+            ["-q", "--junit", scratch.file("junit.xml"), "--each", "printf '%0700d' {}"] + (1...10).map(String.init),
+            shellPrefix: "trap '' XFSZ; ulimit -f 4; ")
+        #expect(run.err.contains("cannot write '\(scratch.file("junit.xml"))'"), "\(run.err)")
+        #expect(run.status != 0)
+        let check = Command.shell(
+            "python3 -c 'import sys, xml.etree.ElementTree as E; print(len(list(E.parse(sys.argv[1]).getroot().iter(\"testcase\"))))' "
+                + quoted(scratch.file("junit.xml"))
+        ).run().value
+        let cases = Int(String(decoding: check.stdout.bytes(), as: UTF8.self).filter { !$0.isNewline }) ?? -1
+        #expect(check.status == .exited(0), "\(String(decoding: check.stderr.bytes(), as: UTF8.self))")
+        #expect((1...9).contains(cases), "complete testcases only: \(cases)")
+    }
+
+    @Test func anEarlierTimelineSurvivesARunKilledBeforeItsEnd() throws {
+        let scratch = Scratch()
+        let picture = scratch.file("run.svg")
+        #expect(futurerun(["-q", "--timeline", picture, "echo a"]).status == 0)
+        let earlier = try #require(scratch.read("run.svg"))
+        #expect(earlier.hasPrefix("<svg") || earlier.hasPrefix("<?xml"))
+        let killed = futurerun(["-q", "--timeline", picture, "sleep 5"], shellPrefix: "( sleep 0.5; kill -KILL $$ ) & ")
+        #expect(killed.status == 137)
+        #expect(scratch.read("run.svg") == earlier, "the last picture is still there, whole")
+        #expect(scratch.entries().sorted() == ["run.svg"], "no temporary file left: \(scratch.entries())")
+    }
+}
