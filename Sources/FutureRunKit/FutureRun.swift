@@ -29,7 +29,7 @@ public enum FutureRun {
 
     /// `futurerun: <message>` on stderr; status 255.
     static func fail(_ message: String) -> Int32 {
-        _ = try? StandardStream.error.write("futurerun: \(Style.sanitize(message))\n")
+        _ = try? StandardStream.error.write("futurerun: \(Style.sanitize(ArgumentText.display(message)))\n")
         return 255
     }
 

@@ -3,8 +3,10 @@
 #include "_CFutureShims.h"
 #include "internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sched.h>
 #include <stdio.h>
 #include <signal.h>
@@ -37,10 +39,29 @@ static int signal_groups(const int32_t *table, int32_t capacity, int signo) {
     return any;
 }
 
+// Empties and removes the directory `path` (its entries are files: sockets, say), with system calls
+// only: getdents64 into a buffer on the stack, unlinkat, rmdir.
+static void remove_directory(const char *path) {
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    char buffer[4096];
+    long count;
+    while ((count = syscall(SYS_getdents64, fd, buffer, sizeof buffer)) > 0) {
+        for (long offset = 0; offset < count;) {
+            struct dirent64 *entry = (struct dirent64 *)(buffer + offset);
+            if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0) unlinkat(fd, entry->d_name, 0);
+            offset += entry->d_reclen;
+        }
+    }
+    close(fd);
+    rmdir(path);
+}
+
 // The guardian's whole life, in the child: system calls only, no allocation. It shares this
 // process's memory, so its errno is the starting thread's: it sets it only if a system call fails,
 // which after its first steps happens only on a signal sent to the guardian itself.
-static void _Noreturn guard(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms, const char *name) {
+static void _Noreturn guard(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms, const char *name,
+                            const char *directory) {
     setpgid(0, 0);
     prctl(PR_SET_NAME, name);  // its name in ps and top (argv is this process's)
     int null_fd = open("/dev/null", O_RDWR);
@@ -70,6 +91,8 @@ static void _Noreturn guard(int watch_fd, const int32_t *table, int32_t capacity
         while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {}
         signal_groups(table, capacity, SIGKILL);
     }
+    // The directory is set once, before it can be needed; an empty path is none.
+    if (__atomic_load_n(directory, __ATOMIC_ACQUIRE) != 0) remove_directory(directory);
     _exit(0);
 }
 
@@ -78,15 +101,16 @@ struct guardian_start {
     const int32_t *table;
     int32_t capacity;
     int grace_ms;
+    const char *directory;
     char name[16];  // PROGRAM-guard, cut to what PR_SET_NAME takes
 };
 
 static int guardian_main(void *argument) {
     const struct guardian_start *start = argument;
-    guard(start->watch_fd, start->table, start->capacity, start->grace_ms, start->name);
+    guard(start->watch_fd, start->table, start->capacity, start->grace_ms, start->name, start->directory);
 }
 
-pid_t fc_start_guardian(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms) {
+pid_t fc_start_guardian(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms, const char *directory) {
 #ifdef FC_THREAD_SANITIZER
     // The thread sanitizer keeps its state in this process's memory and cannot follow a second
     // process running in it (its clone interceptor fails a check): under it, `make tsan`, a fork.
@@ -95,7 +119,7 @@ pid_t fc_start_guardian(int watch_fd, const int32_t *table, int32_t capacity, in
     if (forked == 0) {
         char name[16];
         snprintf(name, sizeof name, "%s-guard", program_invocation_short_name);
-        guard(watch_fd, table, capacity, grace_ms, name);
+        guard(watch_fd, table, capacity, grace_ms, name, directory);
     }
     return forked;
 #endif
@@ -107,7 +131,7 @@ pid_t fc_start_guardian(int watch_fd, const int32_t *table, int32_t capacity, in
     if (stack == MAP_FAILED) return -1;
     // At the top of its stack, where nothing else writes: the child reads it once, at its start.
     struct guardian_start *start = (struct guardian_start *)(stack + stack_size) - 1;
-    *start = (struct guardian_start){watch_fd, table, capacity, grace_ms, {0}};
+    *start = (struct guardian_start){watch_fd, table, capacity, grace_ms, directory, {0}};
     snprintf(start->name, sizeof start->name, "%s-guard", program_invocation_short_name);
     pid_t child = clone(guardian_main, (void *)((uintptr_t)start & ~(uintptr_t)15), CLONE_VM | SIGCHLD, start);
     if (child < 0) {
@@ -116,4 +140,13 @@ pid_t fc_start_guardian(int watch_fd, const int32_t *table, int32_t capacity, in
         errno = saved;
     }
     return child;
+}
+
+void fc_store_shared_path(char *page, size_t capacity, const char *path) {
+    size_t length = path ? strlen(path) : 0;
+    if (length >= capacity) length = 0;  // too long to hold: none
+    __atomic_store_n(page, 0, __ATOMIC_RELEASE);
+    if (length == 0) return;
+    memcpy(page + 1, path + 1, length);  // the rest and its NUL first, the first byte last
+    __atomic_store_n(page, path[0], __ATOMIC_RELEASE);
 }

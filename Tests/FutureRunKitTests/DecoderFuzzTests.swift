@@ -64,3 +64,20 @@ import Testing
         #expect(!cut.unicodeScalars.contains("\u{FFFD}"))
     }
 }
+
+@Suite struct ArgumentTexts {
+    @Test func anyBytesComeBackFromTheirTextAndShowAsReplacementCharacters() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let bytes = (0..<Int(generator.next() % 24)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }.filter {
+                $0 != 0
+            }
+            let text = ArgumentText.decode(bytes)
+            #expect(ArgumentText.bytes(text) == bytes)
+            #expect(!ArgumentText.display(text).unicodeScalars.contains { $0.value >= 0x10_FF80 })
+        }
+        #expect(ArgumentText.decode(Array("plain é".utf8)) == "plain é")
+        #expect(ArgumentText.display(ArgumentText.decode([0x61, 0xFF, 0x62])) == "a\u{FFFD}b")
+        #expect(ArgumentText.decode([0x61, 0xFF]).systemPath == [0x61, CChar(bitPattern: 0xFF), 0])
+    }
+}

@@ -36,20 +36,21 @@ import Testing
         #expect(roster.width(of: 1) == 8)
         let wants1 = roster.needsConnection(1, running: 8, waiting: 5)
         #expect(!wants1, "8 slots fit one connection")
-        // 24 slots need three connections of ten sessions, opened as jobs wait, one at a time.
+        // 24 slots need three connections of nine job sessions (sshd's ten, less the connection's
+        // own), opened as jobs wait, one at a time.
         roster.connected(2, cpus: 4)
-        #expect(roster.width(of: 2) == 10)
-        let wants2 = roster.needsConnection(2, running: 9, waiting: 5)
+        #expect(roster.width(of: 2) == 9)
+        let wants2 = roster.needsConnection(2, running: 8, waiting: 5)
         #expect(!wants2, "a free session on the open connection")
-        let wants3 = roster.needsConnection(2, running: 10, waiting: 0)
+        let wants3 = roster.needsConnection(2, running: 9, waiting: 0)
         #expect(!wants3, "no job waits")
-        let wants4 = roster.needsConnection(2, running: 10, waiting: 5)
+        let wants4 = roster.needsConnection(2, running: 9, waiting: 5)
         #expect(wants4)
-        let wants5 = roster.needsConnection(2, running: 10, waiting: 5)
+        let wants5 = roster.needsConnection(2, running: 9, waiting: 5)
         #expect(!wants5, "one opening at a time")
         roster.connectionOpened(2, true)
-        #expect(roster.width(of: 2) == 20)
-        let wants6 = roster.needsConnection(2, running: 20, waiting: 1)
+        #expect(roster.width(of: 2) == 18)
+        let wants6 = roster.needsConnection(2, running: 18, waiting: 1)
         #expect(wants6)
         roster.connectionOpened(2, true)
         #expect(roster.width(of: 2) == 24)
@@ -60,11 +61,11 @@ import Testing
     @Test func aFailedFurtherConnectionLeavesTheHostOnTheOnesItHas() {
         var roster = HostRoster([HostSpec(destination: "a", slots: 1000)], jobs: .cpus, localWidth: 1)
         roster.connected(0, cpus: 2)
-        let wants8 = roster.needsConnection(0, running: 10, waiting: 3)
+        let wants8 = roster.needsConnection(0, running: 9, waiting: 3)
         #expect(wants8)
         roster.connectionOpened(0, false)
-        #expect(roster.width(of: 0) == 10)
-        let wants9 = roster.needsConnection(0, running: 10, waiting: 3)
+        #expect(roster.width(of: 0) == 9)
+        let wants9 = roster.needsConnection(0, running: 9, waiting: 3)
         #expect(!wants9)
     }
 
@@ -113,14 +114,15 @@ import Testing
     /// The launcher and a payload through a real `/bin/sh`, as sshd would run them (without the
     /// login shell, which the end-to-end tests cover).
     private func runRemotely(
-        _ command: String, environment: [(name: String, value: String?)] = [], directory: String? = nil
+        _ command: String, environment: [(name: String, value: [UInt8]?)] = [], directory: String? = nil
     )
         -> CommandResult
     {
         var invocation = Command(["/bin/sh", "-c", RemoteInvocation.launcher])
         invocation.input = .bytesThenHeldOpen(
             RemoteInvocation.payload(
-                command: Array(command.utf8), shell: "/bin/sh", environment: environment, workingDirectory: directory,
+                command: Array(command.utf8), shell: "/bin/sh", environment: environment,
+                workingDirectory: directory.map { Array($0.utf8) },
                 grace: .seconds(1)))
         invocation.timeout = .seconds(30)
         return invocation.run().value
@@ -138,8 +140,10 @@ import Testing
         #expect(result.status == .exited(7))
         #expect(String(decoding: result.stdout.bytes(), as: UTF8.self) == "a'b|$HOME|\\|x\ny|\n")
         let setting = runRemotely(
-            "pwd; echo \"$A|${B-unset}\"", environment: [("A", "it's \"1\"\nand 2"), ("B", nil)], directory: "/tmp")
-        #expect(String(decoding: setting.stdout.bytes(), as: UTF8.self) == "/tmp\nit's \"1\"\nand 2|unset\n")
+            "pwd; echo \"$A|${B-unset}\"; printf %s \"$C\" | od -An -tx1",
+            environment: [("A", Array("it's \"1\"\nand 2".utf8)), ("B", nil), ("C", [0xFF, 0x41])], directory: "/tmp")
+        // C's value is no UTF-8: its bytes arrive as they are.
+        #expect(String(decoding: setting.stdout.bytes(), as: UTF8.self) == "/tmp\nit's \"1\"\nand 2|unset\n ff 41\n")
         // Nothing more on stdout or stderr than the job's own.
         #expect(result.stderr.bytes().isEmpty && setting.stderr.bytes().isEmpty)
     }

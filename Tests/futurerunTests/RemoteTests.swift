@@ -23,7 +23,10 @@ import Testing
     /// No ssh master of this run is left, nor its control directory.
     private func expectConnectionsClosed(_ scratch: Scratch) {
         #expect(eventually(5) { !processAlive(scratch.path + "/futurerun-ssh") }, "a connection of the run was left open")
-        #expect(!scratch.entries().contains { $0.hasPrefix("futurerun-ssh") }, "the control directory was left behind")
+        // After a SIGKILL, the guardian removes it once its grace period is over.
+        #expect(
+            eventually(5) { !scratch.entries().contains { $0.hasPrefix("futurerun-ssh") } },
+            "the control directory was left behind")
     }
 
     @Test func jobsRunOnBothHostsPrintInInputOrderAndNameTheirHost() throws {
@@ -87,7 +90,8 @@ import Testing
     @Test func moreSlotsThanSshdAllowsSessionsOnAConnectionOpenAnotherConnection() throws {
         let hosts = try startHosts()
         let scratch = Scratch()
-        // sshd's MaxSessions is 10: twelve at once on one host need two connections.
+        // sshd's MaxSessions is 10, one of them each connection's own: twelve at once on one host
+        // need two connections.
         let job = "date +%s%N > \(quoted(scratch.path))/start.{}; sleep 3; date +%s%N > \(quoted(scratch.path))/end.{}"
         let run = remote(hosts, scratch, ["--sshlogin", "12/h2", "--each", job] + (1...12).map(String.init))
         #expect(run.status == 0, "\(run.err)")
@@ -277,6 +281,16 @@ import Testing
         expectConnectionsClosed(scratch)
     }
 
+    @Test func anEnvValueThatIsNoUTF8ReachesTheHostByteForByte() throws {
+        let hosts = try startHosts()
+        let scratch = Scratch()
+        let run = remote(
+            hosts, scratch, ["-S", "h2", "--env", "V", "printf %s \"$V\" | od -An -tx1"],
+            shellPrefix: "V=$(printf '\\377A\\300'); export V; ")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == " ff 41 c0\n")
+    }
+
     @Test func connectionsOpenAsJobsNeedThem() throws {
         let hosts = try startHosts()
         let scratch = Scratch()
@@ -334,6 +348,20 @@ import Testing
         // command's answer: that connection is closed, not left open in the background.
         let run = remote(hosts, scratch, ["-S", "1/:,h2-slow", "sleep 1; echo here"])
         #expect(run.status == 0 && run.out == "here\n")
+        expectConnectionsClosed(scratch)
+    }
+
+    @Test func sigkillDuringALoginLeavesNoConnectionNorControlDirectory() throws {
+        let hosts = try startHosts()
+        let scratch = Scratch()
+        // h2-slow's commands start 2 s after its login: the KILL comes after the login (the master
+        // is up) and before the host has answered, and again with jobs running on h2.
+        let run = remote(hosts, scratch, ["-S", "h2-slow", "echo never"], shellPrefix: "( sleep 1; kill -KILL $$ ) & ")
+        #expect(run.status == 137)
+        expectConnectionsClosed(scratch)
+        let running = remote(
+            hosts, scratch, ["-S", "h2", "sleep 30", ":::", "sleep 30"], shellPrefix: "( sleep 1.5; kill -KILL $$ ) & ")
+        #expect(running.status == 137)
         expectConnectionsClosed(scratch)
     }
 

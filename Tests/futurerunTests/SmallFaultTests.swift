@@ -1,3 +1,5 @@
+import FutureCore
+import FutureProcess
 import Glibc
 import TestSupport
 import Testing
@@ -36,4 +38,28 @@ import Testing
         #expect(!run.err.contains("@d needs 'c'"), "\(run.err)")
         #expect(run.status == 1)
     }
+
+    @Test func pathsThatAreNoUTF8AreOpenedAsTheBytesGiven() {
+        let scratch = Scratch()
+        // A directory and report files whose names hold bytes that are no UTF-8.
+        let line = """
+            d=$(printf 'dir\\377x'); mkdir "$d" && cd "$d" || exit 9
+            \(quoted(futurerunPath)) -q -C "$PWD" --joblog "log$(printf '\\300')" 'pwd | od -An -c | tr -d " \\n"' > out
+            ls | od -An -c | tr -d ' \\n'
+            """
+        var command = Command.shell(line)
+        command.workingDirectory = scratch.path
+        let result = command.run().value
+        #expect(result.status == .exited(0))
+        #expect(String(decoding: result.stdout.bytes(), as: UTF8.self) == "log300\\nout\\n", "the joblog's name, byte for byte")
+        #expect(readDirectoryOutput(scratch).hasSuffix("dir377x\\n"), "-C reached the directory, byte for byte")
+        let missing = futurerun(["-a", "no\u{FFFD}file"])
+        #expect(missing.err.contains("cannot read 'no\u{FFFD}file'"))
+    }
+}
+
+/// The `out` file in the one directory of `scratch` (whose name is no UTF-8).
+private func readDirectoryOutput(_ scratch: Scratch) -> String {
+    let line = "cat \(quoted(scratch.path))/dir*/out"
+    return String(decoding: Command.shell(line).run().value.stdout.bytes(), as: UTF8.self)
 }

@@ -83,9 +83,9 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         arguments[0] = Array(program.utf8)
         let status = withCStrings(arguments) { argv in
             environment.withEnvironment(adding: command.environment) { envp in
-                if let directory = command.workingDirectory {
-                    return directory.withCString { cwd in
-                        fc_spawn(&pid, argv, envp, cwd, stdin, out.write, err.write, &signals)
+                if let directory = command.workingDirectoryBytes {
+                    return (directory.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { cwd in
+                        fc_spawn(&pid, argv, envp, cwd.baseAddress!, stdin, out.write, err.write, &signals)
                     }
                 }
                 return fc_spawn(&pid, argv, envp, nil, stdin, out.write, err.write, &signals)

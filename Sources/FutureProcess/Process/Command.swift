@@ -30,8 +30,15 @@ public struct Command: Sendable {
     }
     /// Added to (or replacing in) the caller's environment.
     public var environment: [(name: String, value: String)]
-    /// Where the child starts; `nil` is the caller's working directory.
-    public var workingDirectory: String?
+    /// Where the child starts, as bytes (a directory's name need not be UTF-8); `nil` is the
+    /// caller's working directory.
+    public var workingDirectoryBytes: [UInt8]?
+
+    /// Where the child starts, as text; `nil` is the caller's working directory.
+    public var workingDirectory: String? {
+        get { workingDirectoryBytes.map { String(decoding: $0, as: UTF8.self) } }
+        set { workingDirectoryBytes = newValue.map { Array($0.utf8) } }
+    }
     /// Stop the child (TERM to its group, KILL after ``gracePeriod``) if it runs longer.
     public var timeout: Duration?
     /// Between TERM and KILL, on timeout and on cancellation.
@@ -67,7 +74,7 @@ public struct Command: Sendable {
         precondition(!arguments.isEmpty, "a Command needs at least the program in its arguments")
         self.argumentBytes = arguments
         self.environment = environment
-        self.workingDirectory = workingDirectory
+        self.workingDirectoryBytes = workingDirectory.map { Array($0.utf8) }
         self.timeout = timeout
         self.gracePeriod = gracePeriod
         self.memoryLimit = memoryLimit

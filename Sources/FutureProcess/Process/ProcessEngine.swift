@@ -94,6 +94,13 @@ public final class ProcessEngine: Sendable {
         guardian.withLock { $0 }?.forget(entry)
     }
 
+    /// Has the guardian (``startGuardian()``) empty and remove the directory `path` should this
+    /// process die without doing so itself (SIGKILL included): for a private directory of sockets
+    /// the children use. `nil` forgets it (removed already). Any thread.
+    package func removeWhenThisProcessDies(directory path: String?) {
+        guardian.withLock { $0 }?.removeAtExit(path)
+    }
+
     /// How many children are running (spawned and not yet finished).
     public var runningCount: Int { processes.withLock { $0.count } }
 

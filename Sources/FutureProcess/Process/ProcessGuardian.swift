@@ -17,17 +17,25 @@ final class ProcessGuardian: Sendable {
     /// The guardian's process id.
     let pid: pid_t
     private let table: GuardianTable
+    /// A directory the guardian removes after stopping the groups: a page of shared memory, written
+    /// whole or not at all (``fc_store_shared_path``), one writer at a time.
+    private let directory: Locked<UnsafeMutablePointer<CChar>>
+    private static let directoryCapacity = 4096
     /// Open as long as this object lives (the engine's: as long as the process): its closing is
     /// the guardian's signal.
     private let pipe: Int32
 
     /// Starts the guardian. `nil` if it cannot be started.
     init?() {
-        guard let table = GuardianTable() else { return nil }
+        guard let table = GuardianTable(),
+            let page = fc_map_shared_anonymous(Self.directoryCapacity).map({
+                UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self)
+            })
+        else { return nil }
         var fds: [Int32] = [-1, -1]
         guard fc_pipe_cloexec(&fds, 0) == 0 else { return nil }
         let milliseconds = Int32(Self.grace / .milliseconds(1))
-        let pid = fc_start_guardian(fds[0], table.words, Int32(table.capacity), milliseconds)
+        let pid = fc_start_guardian(fds[0], table.words, Int32(table.capacity), milliseconds, page)
         close(fds[0])
         guard pid > 0 else {
             close(fds[1])
@@ -35,6 +43,7 @@ final class ProcessGuardian: Sendable {
         }
         self.pid = pid
         self.table = table
+        self.directory = Locked(page)
         self.pipe = fds[1]
     }
 
@@ -44,4 +53,16 @@ final class ProcessGuardian: Sendable {
     func watch(_ group: pid_t) -> Int32? { table.record(group) }
 
     func forget(_ entry: Int32) { table.clear(entry) }
+
+    /// Has the guardian empty and remove `path` (a private directory of files: sockets, say) after
+    /// stopping the groups, should this process die first; `nil`: no directory. Any thread.
+    func removeAtExit(_ path: String?) {
+        directory.withLock { page in
+            if let path {
+                fc_store_shared_path(page, Self.directoryCapacity, path)
+            } else {
+                fc_store_shared_path(page, Self.directoryCapacity, nil)
+            }
+        }
+    }
 }

@@ -17,7 +17,7 @@ enum Directory {
 
     /// Removes the folder at `path` and the files in it (not folders in it).
     static func remove(_ path: String) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = open(path.systemPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         for name in entries(of: descriptor) { unlinkat(descriptor, name, 0) }
         close(descriptor)

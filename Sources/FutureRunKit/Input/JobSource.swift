@@ -346,7 +346,7 @@ public final class JobSource: Sendable {
         switch list {
         case .words(let words): return words
         case .file(let path):
-            let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+            let descriptor = path == "-" ? 0 : open(path.systemPath, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
             defer { if descriptor != 0 { close(descriptor) } }
             let reader = LineReader(descriptor: descriptor, nullSeparated: options.nullSeparated, keep: commandLimit + 1)

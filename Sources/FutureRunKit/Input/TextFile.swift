@@ -6,7 +6,7 @@ public enum TextFile {
     /// The whole file as text (bytes that are not UTF-8 show as U+FFFD), or `nil` if it cannot be
     /// read (`errno` says why).
     public static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "re") else { return nil }
+        guard let file = fopen(path.systemPath, "re") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)

@@ -31,7 +31,7 @@ public struct OptionParser {
 
     public mutating func parse() throws(UsageError) -> Invocation {
         while index < arguments.count, !parsed.optionsEnded {
-            let word = String(decoding: arguments[index], as: UTF8.self)
+            let word = ArgumentText.decode(arguments[index])
             if word == "--" {
                 index += 1
                 break
@@ -126,7 +126,7 @@ public struct OptionParser {
             if declaration.longNames[0] == "each" { throw .noTemplate }
             throw .missingValue(option: option, example: declaration.example)
         }
-        let value = String(decoding: arguments[index], as: UTF8.self)
+        let value = ArgumentText.decode(arguments[index])
         if Self.isOption(value) {
             throw .optionAsValue(
                 option: option, placeholder: declaration.value!.placeholder, value: value,
@@ -148,7 +148,7 @@ public struct OptionParser {
         }
         if operands.first == Self.fileSeparator {
             guard operands.count == 2, parsed.argumentFile == nil else { throw .jobFileSeparatorMisused }
-            return .commandLines(file: String(decoding: operands[1], as: UTF8.self))
+            return .commandLines(file: ArgumentText.decode(operands[1]))
         }
         if operands.isEmpty { return .commandLines(file: parsed.argumentFile) }
         if parsed.argumentFile != nil {
@@ -194,7 +194,7 @@ public struct OptionParser {
                 try close()
                 reading = .files(count: 0)
             } else if case .files(let count) = reading {
-                lists.append(.file(String(decoding: operand, as: UTF8.self)))
+                lists.append(.file(ArgumentText.decode(operand)))
                 reading = .files(count: count + 1)
             } else {
                 words.append(operand)

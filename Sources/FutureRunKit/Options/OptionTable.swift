@@ -173,7 +173,8 @@ extension OptionDeclaration {
             manual: """
                 The command that reaches a host, split into words as the shell would (quotes and backslashes); \
                 default `ssh`, the system's OpenSSH, with your ssh config. It is given OpenSSH options (-o \
-                ControlMaster, ControlPath, ControlPersist, BatchMode=yes; -O check and exit; -T), then DEST \
+                ControlMaster, ControlPath, ControlPersist=no, BatchMode=yes, ServerAliveInterval, \
+                ServerAliveCountMax; -O check; -T), then DEST \
                 and the command.
                 """,
             effect: { parsed, value throws(UsageError) in

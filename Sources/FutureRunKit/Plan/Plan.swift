@@ -32,7 +32,7 @@ struct Plan {
         let runsHere = hosts.isEmpty || hosts.contains { $0.isLocal }
         if let directory = options.workingDirectory, runsHere {
             var info = stat()
-            guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            guard stat(directory.systemPath, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
                 throw .invalidValue(option: "--workdir", value: directory, expected: "an existing directory")
             }
         }
@@ -126,8 +126,11 @@ struct Plan {
     }
 
     /// `--env NAME`: each variable's value here, or `nil` where it is unset.
-    private static func forwarded(_ names: [String]) -> [(name: String, value: String?)] {
-        names.map { name in (name, getenv(name).map { String(cString: $0) }) }
+    /// `--env` variables with their values here, as bytes (a value need not be UTF-8).
+    private static func forwarded(_ names: [String]) -> [(name: String, value: [UInt8]?)] {
+        names.map { name in
+            (name, getenv(name).map { Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map(UInt8.init(bitPattern:)) })
+        }
     }
 
     /// The descriptor to read job lines or arguments from, opened now so that a missing file is
@@ -139,7 +142,7 @@ struct Plan {
         case .commands, .template: return nil
         }
         guard let path = file, path != "-" else { return 0 }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path.systemPath, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
         return descriptor
     }

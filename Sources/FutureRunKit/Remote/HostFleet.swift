@@ -1,6 +1,8 @@
+import Dispatch
 import FutureCore
 import FutureProcess
 import Glibc
+import Synchronization
 
 /// The hosts of a run (`-S`): opens their connections in parallel at the start, makes each remote
 /// job's command, tells a lost connection from a job's own exit status 255, takes out hosts that
@@ -17,7 +19,7 @@ final class HostFleet: Sendable {
         /// `--ssh` as words (default `ssh`).
         var ssh: [String]
         /// `--env NAME`: each variable's value here (`nil`: unset here, so unset there too).
-        var forwarded: [(name: String, value: String?)]
+        var forwarded: [(name: String, value: [UInt8]?)]
         /// `-j`, for the hosts without `N/`.
         var jobs: Options.Jobs
         /// This machine's width in a local run, for `:` without `N/`.
@@ -36,10 +38,9 @@ final class HostFleet: Sendable {
     /// By lane; `nil` for this machine.
     private let remotes: [RemoteHost?]
     private let announce: @Sendable (String) -> Void
-    /// Connections being opened, and how many each lane has tried; once `closing`, none is started.
-    /// A run can end before a host has connected: ``close()`` must then stop or close those too,
-    /// or a master would stay behind in the background.
-    private let openings = Locked<(closing: Bool, inFlight: [Future<CommandResult>], tried: [Int: Int])>((false, [], [:]))
+    /// The connections' masters (engine children, open or still logging in); once `closing`, none
+    /// is started.
+    private let masters = Locked<(closing: Bool, runs: [CommandRun])>((false, []))
 
     /// - Parameter announce: shows a notice (a host taken out), from any thread.
     init(_ settings: Settings, announce: @escaping @Sendable (String) -> Void) {
@@ -57,6 +58,8 @@ final class HostFleet: Sendable {
     /// Starts connecting to every remote host at once. Never blocks: a host takes jobs as soon as
     /// it has connected, whatever the others do.
     func open() {
+        // Should futurerun be killed, the guardian removes what the masters leave in it.
+        ProcessEngine.shared.removeWhenThisProcessDies(directory: settings.controlDirectory)
         for (lane, host) in remotes.enumerated() {
             if let host { connect(host, lane: lane, connection: 0) }
         }
@@ -71,36 +74,53 @@ final class HostFleet: Sendable {
     /// When every host is out: the reason the jobs left cannot run.
     var noneLeft: String? { state.withLock { $0.roster.noneLeft } }
 
+    /// Logs in to `host` as its connection number `connection`: a master that runs, as an engine
+    /// child, until the run ends. The host is up once the master's session says its CPU count.
     private func connect(_ host: RemoteHost, lane: Int, connection: Int) {
-        // Started under the lock: close() either sees this one in flight or stops it starting.
-        let opening: Future<CommandResult>? = openings.withLock { openings in
-            guard !openings.closing else { return nil }
-            openings.tried[lane] = max(openings.tried[lane] ?? 0, connection + 1)
-            let opening = host.openCommand(connection: connection).run()
-            openings.inFlight.append(opening)
-            return opening
+        // Started under the lock: close() either sees this one or stops it starting.
+        let master: CommandRun? = masters.withLock { masters in
+            guard !masters.closing else { return nil }
+            let run = ProcessEngine.shared.start(host.openCommand(connection: connection))
+            masters.runs.append(run)
+            return run
         }
-        opening?.onComplete { [self] outcome in
+        guard let master else { return }
+        let answered = Atomic<Bool>(false)
+        let answer: @Sendable () -> Void = { [self] in
+            guard let cpus = RemoteInvocation.cpus(inConnectionOutput: master.stdout.bytes()),
+                answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+            else { return }
+            opened(host, lane: lane, connection: connection, cpus: cpus)
+        }
+        master.stdout.setWaker(answer)
+        answer()
+        master.result.onComplete { [self] outcome in
+            answer()
+            guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+                return  // a connection that ends later is found out by its jobs (ssh's 255, then a check)
+            }
             let result = outcome.get()
-            // The last line: a login shell's start-up files may print before it.
-            let answer = String(decoding: result.stdout.bytes(), as: UTF8.self).split(whereSeparator: \.isNewline).last
-            guard result.succeeded, let cpus = answer.flatMap({ Int($0.trimmingWhitespace()) }), cpus > 0 else {
-                // A further connection that fails leaves the host running on the ones it has.
-                if connection == 0 {
-                    takeOut(lane, reason: Self.reason(result, answer: String(answer ?? "")))
-                } else {
-                    state.withLock { $0.roster.connectionOpened(lane, false) }
-                }
-                return
+            // A further connection that fails leaves the host running on the ones it has.
+            if connection == 0 {
+                takeOut(lane, reason: Self.reason(result))
+            } else {
+                state.withLock { $0.roster.connectionOpened(lane, false) }
             }
-            host.opened(connection: connection)
-            guardMaster(host, connection: connection)
-            state.withLock { state in
-                if connection == 0 { state.roster.connected(lane, cpus: cpus) } else { state.roster.connectionOpened(lane, true) }
-            }
-            applyWidth(lane)
-            jobsWaiting()
         }
+        // ssh's own connect timeout is the system's (minutes) unless the user's config sets one.
+        DispatchQueue.global().asyncAfter(deadline: .now() + RemoteHost.loginLimit.seconds) {
+            if !answered.load(ordering: .acquiring) { master.cancel() }
+        }
+    }
+
+    /// Connection `connection` of `host` answered with the host's CPU count: the host takes jobs.
+    private func opened(_ host: RemoteHost, lane: Int, connection: Int, cpus: Int) {
+        host.opened(connection: connection)
+        state.withLock { state in
+            if connection == 0 { state.roster.connected(lane, cpus: cpus) } else { state.roster.connectionOpened(lane, true) }
+        }
+        applyWidth(lane)
+        jobsWaiting()
     }
 
     /// Jobs were queued: a host whose connections are all full, and whose slots allow more, opens
@@ -120,24 +140,16 @@ final class HostFleet: Sendable {
         }
     }
 
-    /// Asks the connection's master for its pid and has the guardian end it should futurerun die
-    /// before closing it (the master runs in the background, out of the engine's sight).
-    private func guardMaster(_ host: RemoteHost, connection: Int) {
-        host.checkCommand(connection: connection).run().onSuccess { result in
-            let text = String(decoding: result.stderr.bytes(), as: UTF8.self)
-            if let pid = RemoteHost.masterProcess(inCheckOutput: text) { host.guardMaster(pid) }
-        }
-    }
-
     /// Why a connection could not be opened: ssh's last line on stderr, or how the ssh ended.
-    private static func reason(_ result: CommandResult, answer: String) -> String {
+    private static func reason(_ result: CommandResult) -> String {
+        let said = String(decoding: result.stderr.bytes(), as: UTF8.self)
+            .split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }.last { !$0.isEmpty }
         switch result.status {
-        case .timedOut: return "no answer within 60s"
-        case .exited(0): return "its CPU count could not be read: '\(Style.sanitize(String(answer.prefix(40))))'"
-        default:
-            let said = String(decoding: result.stderr.bytes(), as: UTF8.self)
-                .split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }.last { !$0.isEmpty }
-            return said.map(Style.sanitize) ?? "ssh " + StatusLine.describe(result.status)
+        case .cancelled: return "no answer within \(DurationFormat.format(RemoteHost.loginLimit))"
+        case .exited(0):
+            let answer = String(decoding: result.stdout.bytes(), as: UTF8.self).split(whereSeparator: \.isNewline).last ?? ""
+            return "its CPU count could not be read: '\(Style.sanitize(String(answer.prefix(40))))'"
+        default: return said.map(Style.sanitize) ?? "ssh " + StatusLine.describe(result.status)
         }
     }
 
@@ -147,10 +159,10 @@ final class HostFleet: Sendable {
     /// here, and the session of the host it takes (give it back with ``jobEnded(lane:session:)``).
     func command(for line: [UInt8], lane: Int, local: Command) -> (Command, session: Int) {
         guard let host = remotes[lane] else { return (local, 0) }
-        let environment = local.environment.map { (name: $0.name, value: Optional($0.value)) } + settings.forwarded
+        let environment = local.environment.map { (name: $0.name, value: Optional(Array($0.value.utf8))) } + settings.forwarded
         let payload = RemoteInvocation.payload(
             command: line, shell: String(decoding: local.argumentBytes[0], as: UTF8.self), environment: environment,
-            workingDirectory: local.workingDirectory, grace: local.gracePeriod)
+            workingDirectory: local.workingDirectoryBytes, grace: local.gracePeriod)
         let session = host.takeSession()
         var command = host.jobCommand(payload: payload, connection: session)
         command.timeout = local.timeout
@@ -182,10 +194,7 @@ final class HostFleet: Sendable {
                     state.waiting.removeValue(forKey: lane) ?? []
                 )
             }
-            if let notice {
-                announce(notice)
-                host.forgetMasters()
-            }
+            if let notice { announce(notice) }
             applyWidth(lane)
             for decide in deciders { decide(alive) }
             withdrawIfNoneLeft()
@@ -210,20 +219,18 @@ final class HostFleet: Sendable {
     // MARK: The end (main thread)
 
     /// Closes every connection, those still being opened too, and removes the control directory.
-    /// Blocks until the masters have ended (each at most a few seconds).
+    /// Blocks until the masters have ended (each at most its grace period).
     func close() {
-        let (inFlight, tried) = openings.withLock { openings in
-            openings.closing = true
-            return (openings.inFlight, openings.tried)
+        let runs = masters.withLock { masters in
+            masters.closing = true
+            return masters.runs
         }
-        // A login still under way is stopped; one that got as far as its master has its socket.
-        for opening in inFlight { opening.cancel() }
-        for opening in inFlight { _ = opening.value }
-        let closing = tried.flatMap { lane, count in remotes[lane]!.close(connections: count) }
-        for close in closing { _ = close.value }
-        for case let host? in remotes { host.forgetMasters() }
-        // The masters remove their sockets as they exit; one that did not leaves its socket here.
+        // TERM to each master's group: ssh closes its sessions and removes its socket.
+        for run in runs { run.cancel() }
+        for run in runs { _ = run.result.value }
+        // A master that did not remove its socket leaves it here.
         Directory.remove(settings.controlDirectory)
+        ProcessEngine.shared.removeWhenThisProcessDies(directory: nil)
     }
 
     /// Makes the private directory (0700) for the control sockets: in `$TMPDIR` when its path is

@@ -2,15 +2,17 @@
 /// (``HostFleet`` does the connecting and checking, and applies what this decides).
 ///
 /// A remote host runs nothing until it has connected; then as many jobs as its slots, at most
-/// ``sessionsPerConnection`` on each of its connections (sshd's default MaxSessions). A further
+/// ``sessionsPerConnection`` on each of its connections (sshd's default MaxSessions of 10, less the
+/// connection's own session, which lasts the run: ``RemoteInvocation/connectionSession``). A further
 /// connection is opened only when jobs wait that the host's open connections cannot take, one at a
 /// time: `-S 1000/host` with three jobs logs in once. A job on it
 /// whose `ssh` exits with 255 may have lost the connection or may have exited 255 itself: the host
 /// takes no new job until a check tells which. A host that cannot be reached, or whose connection
 /// is gone, is out for the rest of the run. This machine (`:`) is always up.
 struct HostRoster: Sendable {
-    /// sshd's default MaxSessions: sessions one connection may carry at once.
-    static let sessionsPerConnection = 10
+    /// Jobs one connection may carry at once: sshd's default MaxSessions (10), less the
+    /// connection's own session. (Past it, sshd refuses the session, and ssh would log in anew.)
+    static let sessionsPerConnection = 9
 
     enum State: Sendable, Equatable {
         case connecting

@@ -16,9 +16,6 @@ final class RemoteHost: Sendable {
     private let index: Int
     /// Sessions running on each open connection.
     private let sessions = Locked<[Int]>([])
-    /// The guardian's entries of the connections' master processes; once `forgotten`, no more
-    /// are made (a master's pid must not stay in the guardian's table after it has ended).
-    private let guarded = Locked<(entries: [Int32], forgotten: Bool)>(([], false))
 
     init(_ spec: HostSpec, index: Int, ssh: [String], controlDirectory: String) {
         self.spec = spec
@@ -37,37 +34,34 @@ final class RemoteHost: Sendable {
         Command(ssh + options + ["-o", "ControlPath=" + controlPath(connection)] + rest)
     }
 
-    /// Logs in and leaves the connection open in the background (`ControlPersist`), answering with
-    /// the host's CPU count on stdout. Exit 0 once the connection is open. `BatchMode`: nothing may
-    /// prompt in the middle of a run (a job's ssh, should it connect on its own, neither).
-    /// Keepalive: a host that goes silent without closing (hung, or its network gone) fails the
-    /// master after ``keepalive`` unanswered probes, and is then taken out like a dropped one. An
-    /// `-o ServerAliveInterval=N` in `--ssh` comes first and wins, as ssh takes the first value.
+    /// Logs in and keeps the connection (the OpenSSH master) running in the foreground, as one of
+    /// the engine's children, for as long as its own session runs: ``RemoteInvocation/connectionSession``,
+    /// which says the host's CPU count and then reads the standard input futurerun holds open.
+    /// So the master is guarded from its start like any child (a SIGKILL of futurerun ends its
+    /// process group), and it cannot outlive futurerun (its session's input ends with futurerun).
+    /// `BatchMode`: nothing may prompt in the middle of a run. Keepalive: a host that goes silent
+    /// without closing (hung, or its network gone) fails the master after ``keepalive`` unanswered
+    /// probes, and is taken out like a dropped one. An `-o ServerAliveInterval=N` in `--ssh` comes
+    /// first and wins, as ssh takes the first value.
     func openCommand(connection: Int) -> Command {
         var command = ssh(
             [
-                "-o", "ControlMaster=yes", "-o", "ControlPersist=yes", "-o", "BatchMode=yes",
+                "-o", "ControlMaster=yes", "-o", "ControlPersist=no", "-o", "BatchMode=yes",
                 "-o", "ServerAliveInterval=\(Self.keepalive.interval)", "-o", "ServerAliveCountMax=\(Self.keepalive.count)", "-T",
             ], connection: connection,
-            [spec.destination, RemoteInvocation.cpuQuery])
-        // ssh's own connect timeout is the system's (minutes) unless the user's config sets one.
-        command.timeout = .seconds(60)
+            [spec.destination, RemoteInvocation.connectionSession])
+        command.input = .bytesThenHeldOpen([])
         command.gracePeriod = .seconds(1)
         return command
     }
+
+    /// How long a login may take before the host is given up.
+    static let loginLimit: Duration = .seconds(60)
 
     /// Exit 0 while the connection's master runs, saying its pid on stderr (`Master running (pid=N)`).
     func checkCommand(connection: Int) -> Command {
         var command = ssh([], connection: connection, ["-O", "check", spec.destination])
         command.timeout = .seconds(10)
-        command.gracePeriod = .seconds(1)
-        return command
-    }
-
-    /// Ends the connection's master (and with it any session still on it).
-    func closeCommand(connection: Int) -> Command {
-        var command = ssh([], connection: connection, ["-O", "exit", spec.destination])
-        command.timeout = .seconds(5)
         command.gracePeriod = .seconds(1)
         return command
     }
@@ -89,14 +83,6 @@ final class RemoteHost: Sendable {
         }
     }
 
-    /// Hands a connection's master process (its pid, from the check) to the guardian, which ends it
-    /// should futurerun be killed before closing it. Not after ``forgetMasters()``.
-    func guardMaster(_ pid: Int32) {
-        guarded.withLock { guarded in
-            if !guarded.forgotten, let entry = ProcessEngine.shared.guardGroup(pid) { guarded.entries.append(entry) }
-        }
-    }
-
     /// A session for a job: the open connection carrying the fewest.
     func takeSession() -> Int {
         sessions.withLock { counts in
@@ -110,26 +96,5 @@ final class RemoteHost: Sendable {
         sessions.withLock { counts in
             if counts.indices.contains(connection) { counts[connection] -= 1 }
         }
-    }
-
-    /// Starts closing connections `0..<connections` (those tried; one that never opened answers at
-    /// once); the futures resolve once each is closed (at most its timeout). Never blocks.
-    func close(connections: Int) -> [Future<CommandResult>] {
-        (0..<connections).map { closeCommand(connection: $0).run() }
-    }
-
-    /// The connections are closed, or gone: the guardian has no master of this host left to end.
-    func forgetMasters() {
-        let entries = guarded.withLock { guarded in
-            defer { guarded = ([], true) }
-            return guarded.entries
-        }
-        for entry in entries { ProcessEngine.shared.stopGuarding(entry) }
-    }
-
-    /// The pid in `Master running (pid=N)`.
-    static func masterProcess(inCheckOutput text: String) -> Int32? {
-        guard let start = text.firstRange(of: "(pid=")?.upperBound else { return nil }
-        return Int32(text[start...].prefix { $0.isNumber })
     }
 }

@@ -19,17 +19,33 @@ public enum RemoteInvocation {
         + "while [ \"$i\" -lt \"$c\" ];do IFS= read -r l <&3||exit 255;s=$s$l$n;i=$((i+1));done;"
         + "eval \"$s\"' futurerun"
 
-    /// What the remote side asks of a host when it connects: how many CPUs it has.
-    static let cpuQuery = "exec /bin/sh -c 'nproc 2>/dev/null || getconf _NPROCESSORS_ONLN'"
+    /// The first session of a host's connection: says how many CPUs the host has (a line
+    /// `futurerun-cpus=N`, whatever a login shell's start-up files print before it), then reads its
+    /// standard input to the end. futurerun holds that open for the whole run (``Command/Input``):
+    /// the session, and with it the connection, lasts exactly as long as futurerun does.
+    static let connectionSession =
+        "exec /bin/sh -c 'echo futurerun-cpus=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN); exec cat >/dev/null'"
+
+    /// The CPU count in a connection's output so far (``connectionSession``), once its line is whole.
+    static func cpus(inConnectionOutput bytes: [UInt8]) -> Int? {
+        let marker = Array("futurerun-cpus=".utf8)
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: true).dropLast(bytes.last == 0x0A ? 0 : 1) {
+            guard line.starts(with: marker) else { continue }
+            let digits = line.dropFirst(marker.count).filter { $0 != 0x0D }
+            if let cpus = Int(String(decoding: digits, as: UTF8.self)), cpus > 0 { return cpus }
+        }
+        return nil
+    }
 
     /// The bytes sent on the job's standard input: the line count of the script, then the script,
     /// which sets the job's environment and directory and runs `shell -c command` under the watcher.
     ///
     /// - Parameters:
-    ///   - environment: variables to set (value) or unset (`nil`) for the job, in order.
+    ///   - environment: variables to set (value, bytes as they are: a value need not be UTF-8) or
+    ///     unset (`nil`) for the job, in order.
     ///   - grace: between the watcher's SIGTERM and SIGKILL.
     public static func payload(
-        command: [UInt8], shell: String, environment: [(name: String, value: String?)], workingDirectory: String?,
+        command: [UInt8], shell: String, environment: [(name: String, value: [UInt8]?)], workingDirectory: [UInt8]?,
         grace: Duration
     ) -> [UInt8] {
         var script: [UInt8] = []
@@ -44,13 +60,13 @@ public enum RemoteInvocation {
             """.utf8)
         for (name, value) in environment {
             if let value {
-                script += Array("export \(name)=".utf8) + ShellQuoting.word(Array(value.utf8)) + [0x0A]
+                script += Array("export \(name)=".utf8) + ShellQuoting.word(value) + [0x0A]
             } else {
                 script += Array("unset \(name)\n".utf8)
             }
         }
         if let workingDirectory {
-            script += Array("cd -- ".utf8) + ShellQuoting.word(Array(workingDirectory.utf8)) + Array(" || exit 1\n".utf8)
+            script += Array("cd -- ".utf8) + ShellQuoting.word(workingDirectory) + Array(" || exit 1\n".utf8)
         }
         script += ShellQuoting.word(Array(shell.utf8)) + Array(" -c ".utf8) + ShellQuoting.word(command) + [0x0A]
         script += Array("r=$?\nkill -KILL \"$w\" 2>/dev/null\nexit \"$r\"\n".utf8)

@@ -11,7 +11,7 @@ final class ReportFile {
     /// named it (`--joblog /dev/stderr` works); `--results` refuses them inside its folder.
     init(path: String, append: Bool) throws(UsageError) {
         let flags = O_RDWR | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
-        let descriptor = Glibc.open(path, flags, 0o644)
+        let descriptor = Glibc.open(path.systemPath, flags, 0o644)
         guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         self.path = path
         self.stream = StandardStream(descriptor: descriptor)
@@ -75,17 +75,17 @@ final class ReportFile {
         let temporary =
             FileIdentity.directory(of: path) + "/.futurerun-\(getpid())-"
             + (path.split(separator: "/").last.map(String.init) ?? "report")
-        let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = Glibc.open(temporary.systemPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return "cannot write '\(path)': \(String(cString: strerror(errno)))" }
         let file = ReportFile(descriptor: descriptor, path: path)
         file.write(bytes)
         if let error = file.error {
-            unlink(temporary)
+            unlink(temporary.systemPath)
             return error
         }
-        guard rename(temporary, path) == 0 else {
+        guard rename(temporary.systemPath, path.systemPath) == 0 else {
             let reason = String(cString: strerror(errno))
-            unlink(temporary)
+            unlink(temporary.systemPath)
             return "cannot write '\(path)': \(reason)"
         }
         return nil
@@ -146,7 +146,7 @@ struct FileIdentity: Equatable {
 
     init?(_ path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard stat(path.systemPath, &info) == 0 else { return nil }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
     }

@@ -14,10 +14,10 @@ final class ResultsDirectory: Report {
     private(set) var error: String?
 
     init(path: String) throws(UsageError) {
-        if mkdir(path, 0o755) != 0, errno != EEXIST {
+        if mkdir(path.systemPath, 0o755) != 0, errno != EEXIST {
             throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
-        let descriptor = openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = openat(AT_FDCWD, path.systemPath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw .cannotWrite(
                 path: path,

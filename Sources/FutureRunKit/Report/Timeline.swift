@@ -19,7 +19,7 @@ final class Timeline: Report {
     /// Checks now that `path` can be written (creating it empty if it does not exist); the picture
     /// replaces it at the end, whole (``ReportFile/replace(_:with:)``): an earlier picture stays until then.
     init(path: String) throws(UsageError) {
-        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = Glibc.open(path.systemPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         Glibc.close(descriptor)
         self.path = path

@@ -362,7 +362,7 @@ public final class Scheduler: Sendable {
             ("FUTURERUN_SLOT", String(slot)),
             ("FUTURERUN_NAME", job.name),
         ]
-        command.workingDirectory = settings.workingDirectory
+        command.workingDirectoryBytes = settings.workingDirectory.map(ArgumentText.bytes)
         command.timeout = settings.timeout
         command.gracePeriod = settings.grace
         return command

@@ -70,9 +70,15 @@ int32_t fc_load_shared(const int32_t *word);
 /// (as stdin) and /dev/null. It waits for `watch_fd`, the read end of a pipe whose write end only
 /// this process holds, to reach its end (this process exited or was killed); then it sends SIGTERM
 /// to every process group in `table` (entry 0: how many entries follow; 0 and 1 are skipped), waits
-/// `grace_ms`, sends SIGKILL, and exits. It runs only system calls (no allocation, no locks), so
-/// this is safe from a multithreaded process. Returns the guardian's pid, or -1 with errno.
-pid_t fc_start_guardian(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms);
+/// `grace_ms`, sends SIGKILL, then empties and removes the directory whose path `directory` holds
+/// (shared memory, NUL-terminated; an empty string is none), and exits. It runs only system calls
+/// (no allocation, no locks), so this is safe from a multithreaded process. Returns the guardian's
+/// pid, or -1 with errno.
+pid_t fc_start_guardian(int watch_fd, const int32_t *table, int32_t capacity, int grace_ms, const char *directory);
+
+/// Stores `path` (NULL: none) in `page`, shared memory of `capacity` bytes the guardian reads, so
+/// that a reader sees the whole path or none. A path that does not fit is stored as none.
+void fc_store_shared_path(char *page, size_t capacity, const char *_Nullable path);
 
 // MARK: The event loop (events.c)
 
