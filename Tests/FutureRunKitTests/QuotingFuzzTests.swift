@@ -110,6 +110,12 @@ struct Fragment {
 
     /// The text, closed with a newline if it must be (before a `)` or `;;`).
     var closedText: String { endsLine ? text + "\n" : text }
+    /// `text` (which holds this fragment) printing `output` (by default what this one prints),
+    /// refused as this one is.
+    func wrapped(_ text: String, output: (([[UInt8]]) -> [UInt8])? = nil) -> Fragment {
+        Fragment(text: text, output: output ?? self.output, mayBeRefused: mayBeRefused, mustBeRefused: mustBeRefused)
+    }
+
     /// The text ended as a command in a list (before `}` or `fi`): by `;` or a newline.
     var terminatedText: String { endsLine ? text + "\n" : text + ";" }
 }
@@ -248,46 +254,32 @@ struct TemplateGrammar {
         case 9:
             let (string, _) = replacement()
             let inner = statement(depth: depth + 1)
-            return Fragment(
-                text: "case \(string) in *) \(inner.closedText);; esac", output: inner.output, mayBeRefused: inner.mayBeRefused,
-                mustBeRefused: inner.mustBeRefused)
+            return inner.wrapped("case \(string) in *) \(inner.closedText);; esac")
         case 10:
             let inner = statement(depth: depth + 1)
-            return Fragment(
-                text: "case x in x) \(inner.closedText);; esac", output: inner.output, mayBeRefused: inner.mayBeRefused,
-                mustBeRefused: inner.mustBeRefused)
+            return inner.wrapped("case x in x) \(inner.closedText);; esac")
         case 11:
             let inner = statement(depth: depth + 1)
-            return Fragment(
-                text: "( \(inner.closedText) )", output: inner.output, mayBeRefused: inner.mayBeRefused,
-                mustBeRefused: inner.mustBeRefused)
+            return inner.wrapped("( \(inner.closedText) )")
         case 12:
             functions += 1
             let name = "f\(depth)_\(functions)"
             let inner = statement(depth: depth + 1)
-            return Fragment(
-                text: "\(name)() { \(inner.terminatedText) }; \(name)", output: inner.output, mayBeRefused: inner.mayBeRefused,
-                mustBeRefused: inner.mustBeRefused)
+            return inner.wrapped("\(name)() { \(inner.terminatedText) }; \(name)")
         case 13:
             let inner = statement(depth: depth + 1)
             let output = inner.output
-            return Fragment(
-                text: "printf '<%s>' \"$( \(inner.closedText) )\"",
-                output: { Array("<".utf8) + Self.trimmingNewlines(output($0)) + Array(">".utf8) },
-                mayBeRefused: inner.mayBeRefused,
-                mustBeRefused: inner.mustBeRefused)
+            return inner.wrapped(
+                "printf '<%s>' \"$( \(inner.closedText) )\"",
+                output: { Array("<".utf8) + Self.trimmingNewlines(output($0)) + Array(">".utf8) })
         case 14:
             let inner = statement(depth: depth + 1)
             let suffix = [" | cat", " 2>/dev/null", " > /dev/null"][below(3)]
             let output = suffix == " > /dev/null" ? Self.literal("") : inner.output
-            return Fragment(
-                text: "{ \(inner.terminatedText) }\(suffix)", output: output, mayBeRefused: inner.mayBeRefused,
-                mustBeRefused: inner.mustBeRefused)
+            return inner.wrapped("{ \(inner.terminatedText) }\(suffix)", output: output)
         case 15:
             let inner = statement(depth: depth + 1)
-            return Fragment(
-                text: "if true; then \(inner.terminatedText) fi", output: inner.output, mayBeRefused: inner.mayBeRefused,
-                mustBeRefused: inner.mustBeRefused)
+            return inner.wrapped("if true; then \(inner.terminatedText) fi")
         case 16:
             let assigned = word()
             let output = assigned.output

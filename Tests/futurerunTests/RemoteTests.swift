@@ -222,26 +222,34 @@ import Testing
         #expect(logHosts == ["h2", "h2", "h2"])
     }
 
+    /// Four jobs over h2 and h3 that each record where they started; once one starts on h3,
+    /// `meanwhile` does something to h3. The run's result, and its stderr as text.
+    private func runUntilAJobStartsOnH3(
+        _ hosts: TestHosts, _ scratch: Scratch, sshOptions: String = "", seconds: String, extra: [String] = [],
+        meanwhile: () -> Void
+    ) -> (result: CommandResult, err: String) {
+        let dir = quoted(scratch.path)
+        let job = "echo \"$SSH_CONNECTION\" > \(dir)/on.{}; sleep \(seconds); echo done {}"
+        let started = Command.shell(
+            "i=0; while ! grep -qs '127.0.0.3' \(dir)/on.* && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done"
+        ).run()
+        var command = Command(
+            [futurerunPath, "--ssh", hosts.ssh + sshOptions, "-S", "1/h2,1/h3"] + extra + ["--each", job, "1", "2", "3", "4"])
+        command.environment = [("TMPDIR", scratch.path), ("CI", "")]
+        command.timeout = .seconds(120)
+        let running = command.run()
+        _ = started.value
+        meanwhile()
+        let result = running.value
+        return (result, String(decoding: result.stderr.bytes(), as: UTF8.self))
+    }
+
     @Test func aHostThatDropsHasItsJobsMovedWithoutCountingAnAttempt() throws {
         let hosts = try startHosts()
         let scratch = Scratch()
-        let dir = quoted(scratch.path)
-        // Each job says where it started; the test drops h3 once a job runs there.
-        let job = "echo \"$SSH_CONNECTION\" > \(dir)/on.{}; sleep 1.5; echo done {}"
-        let dropper = Command.shell(
-            "i=0; while ! grep -qs '127.0.0.3' \(dir)/on.* && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done"
-        ).run()
-        let running = Command(
-            [futurerunPath, "--ssh", hosts.ssh, "-S", "1/h2,1/h3", "--json", scratch.file("json"), "--each", job]
-                + ["1", "2", "3", "4"])
-        var command = running
-        command.environment = [("TMPDIR", scratch.path), ("CI", "")]
-        command.timeout = .seconds(120)
-        let result = command.run()
-        _ = dropper.value
-        hosts.drop("h3")
-        let outcome = result.value
-        let err = String(decoding: outcome.stderr.bytes(), as: UTF8.self)
+        let (outcome, err) = runUntilAJobStartsOnH3(hosts, scratch, seconds: "1.5", extra: ["--json", scratch.file("json")]) {
+            hosts.drop("h3")
+        }
         #expect(outcome.status == .exited(0), "\(err)")
         #expect(String(decoding: outcome.stdout.bytes(), as: UTF8.self) == "done 1\ndone 2\ndone 3\ndone 4\n")
         #expect(err.split(separator: "\n").filter { $0.contains("h3 is out") }.count == 1)
@@ -254,26 +262,11 @@ import Testing
     @Test func aHostThatGoesSilentIsTakenOutByKeepaliveAndItsJobsMove() throws {
         let hosts = try startHosts()
         let scratch = Scratch()
-        let dir = quoted(scratch.path)
-        let job = "echo \"$SSH_CONNECTION\" > \(dir)/on.{}; sleep 1; echo done {}"
-        let silencer = Command.shell(
-            "i=0; while ! grep -qs '127.0.0.3' \(dir)/on.* && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done"
-        ).run()
         // Probes every second, given up after two: a silent host is out in about three seconds.
-        var command = Command(
-            [
-                futurerunPath, "--ssh", hosts.ssh + " -o ServerAliveInterval=1 -o ServerAliveCountMax=2", "-S", "1/h2,1/h3",
-                "--each", job,
-            ]
-                + ["1", "2", "3", "4"])
-        command.environment = [("TMPDIR", scratch.path), ("CI", "")]
-        command.timeout = .seconds(120)
-        let result = command.run()
-        _ = silencer.value
-        hosts.freeze("h3")
-        let outcome = result.value
+        let (outcome, err) = runUntilAJobStartsOnH3(
+            hosts, scratch, sshOptions: " -o ServerAliveInterval=1 -o ServerAliveCountMax=2", seconds: "1"
+        ) { hosts.freeze("h3") }
         hosts.drop("h3")
-        let err = String(decoding: outcome.stderr.bytes(), as: UTF8.self)
         #expect(outcome.status == .exited(0), "\(err)")
         #expect(String(decoding: outcome.stdout.bytes(), as: UTF8.self) == "done 1\ndone 2\ndone 3\ndone 4\n")
         #expect(err.contains("host h3 is out"), "\(err)")
