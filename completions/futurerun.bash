@@ -6,7 +6,8 @@ _futurerun() {
         --each) COMPREPLY=(); return ;;
         -n|--max-args) COMPREPLY=(); return ;;
         --colsep) COMPREPLY=(); return ;;
-        -j|--jobs) COMPREPLY=(); return ;;
+        --trim) COMPREPLY=($(compgen -W "n l r lr rl" -- "$cur")); return ;;
+        -j|-P|--jobs|--max-procs) COMPREPLY=(); return ;;
         --shell) COMPREPLY=($(compgen -c -- "$cur")); return ;;
         -C|--workdir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --timeout) COMPREPLY=(); return ;;
@@ -15,7 +16,7 @@ _futurerun() {
         --halt) COMPREPLY=($(compgen -W "now soon now,fail=1 soon,fail=1 now,success=1" -- "$cur")); return ;;
         --delay) COMPREPLY=(); return ;;
         -S|--hosts|--sshlogin) COMPREPLY=(); return ;;
-        --hosts-file|--sshloginfile) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --hosts-file|--sshloginfile|--slf) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --ssh) COMPREPLY=($(compgen -c -- "$cur")); return ;;
         --env) COMPREPLY=(); return ;;
         --shard) COMPREPLY=($(compgen -W "auto 1/2 2/2" -- "$cur")); return ;;
@@ -30,7 +31,7 @@ _futurerun() {
         --timeline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-a --arg-file --each --link -0 --null -n --max-args --colsep -j --jobs --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay --dry-run -S --hosts --sshlogin --hosts-file --sshloginfile --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --live --line-buffer --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --json --junit --results --timeline -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-a --arg-file --each --link -0 --null -n --max-args --colsep --trim -j -P --jobs --max-procs --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay -r --no-run-if-empty --dry-run --dryrun -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --live --line-buffer --linebuffer --lb --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --json --junit --results --timeline -h --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -c -- "$cur"))
     fi

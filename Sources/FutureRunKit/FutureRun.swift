@@ -97,12 +97,26 @@ public enum FutureRun {
             kill: {
                 scheduler.announce("killing the running jobs now (SIGKILL)")
                 ProcessEngine.shared.signalRunningGroups(SIGKILL)
+            },
+            drain: {
+                let running = scheduler.runningJobs().count
+                scheduler.startNothingNew()
+                scheduler.abandonInput(notice: "input cut by SIGHUP: lines not read yet are not run")
+                scheduler.announce(
+                    "SIGHUP: no new job starts; waiting for \(running) running job\(running == 1 ? "" : "s") "
+                        + "(SIGTERM or another SIGHUP stops them now)")
+            },
+            report: {
+                let running = scheduler.runningJobs()
+                let list = running.map { "\(Style.sanitize($0.label)) (\(DurationFormat.format($0.since)))" }
+                scheduler.announce(
+                    running.isEmpty ? "no job is running" : "running: " + list.joined(separator: ", "))
             })
 
         var outputError: OutputError?
         do throws(OutputError) {
             if plan.options.live {
-                try LivePrinter(scheduler: scheduler, reporter: reporter, wakeUp: wakeUp).run()
+                try LivePrinter(scheduler: scheduler, reporter: reporter, wakeUp: wakeUp, labels: plan.options.liveLabels).run()
             } else {
                 try OrderedPrinter(
                     scheduler: scheduler, reporter: reporter, streamsLive: plan.streamsLive, tag: plan.options.tag
@@ -128,7 +142,7 @@ public enum FutureRun {
         }
         for error in reporter.errors { _ = fail(error) }
         if !reporter.errors.isEmpty { return 255 }
-        if scheduler.halted.bySuccess { return 0 }
+        if let status = scheduler.halted.exitStatus { return status }
         return reporter.tally.exitStatus
     }
 }

@@ -7,11 +7,11 @@ import Testing
 /// The scheduler's decisions, as values: no process, no thread.
 @Suite struct Policies {
     /// What `counter` decides for each status in turn.
-    private func decisions(_ policy: HaltPolicy, _ statuses: [JobStatus]) -> (halts: [Bool], bySuccess: Bool) {
+    private func decisions(_ policy: HaltPolicy, _ statuses: [JobStatus], total: Int? = nil) -> (halts: [Bool], exit: Int32?) {
         var counter = HaltCounter(policy)
         var halts: [Bool] = []
-        for status in statuses { halts.append(counter.record(status)) }
-        return (halts, counter.haltedBySuccess)
+        for status in statuses { halts.append(counter.record(status, total: total)) }
+        return (halts, counter.exitStatus)
     }
 
     @Test func haltAfterNFailuresOnce() {
@@ -19,7 +19,7 @@ import Testing
             HaltPolicy(urgency: .now, trigger: .failures(2)),
             [.succeeded, .failed(.exited(1)), .unrunnable("x"), .failed(.exited(1))])
         #expect(run.halts == [false, false, true, false])
-        #expect(!run.bySuccess)
+        #expect(run.exit == nil, "the count of failed jobs, as always")
     }
 
     @Test func haltAtAShareOfFailures() {
@@ -27,12 +27,27 @@ import Testing
             HaltPolicy(urgency: .soon, trigger: .failurePercent(50)),
             [.succeeded, .succeeded, .failed(.timedOut), .failed(.exited(2))])
         #expect(run.halts == [false, false, false, true], "1 of 3 is under 50 %, 2 of 4 is 50 %")
+        #expect(run.exit == 50, "GNU parallel's exit status: the percentage that failed")
+        let known = decisions(
+            HaltPolicy(urgency: .soon, trigger: .failurePercent(20)),
+            [.succeeded, .failed(.exited(1)), .succeeded, .failed(.exited(1))], total: 10)
+        #expect(known.halts == [false, false, false, true], "a percentage of all 10 jobs: 2 failures")
+        #expect(known.exit == 20)
     }
 
     @Test func haltOnSuccessRacesTheJobs() {
         let run = decisions(HaltPolicy(urgency: .now, trigger: .successes(1)), [.failed(.exited(1)), .succeeded])
         #expect(run.halts == [false, true])
-        #expect(run.bySuccess)
+        #expect(run.exit == 0)
+        let share = decisions(HaltPolicy(urgency: .soon, trigger: .successPercent(50)), [.succeeded, .succeeded], total: 4)
+        #expect(share.halts == [false, true] && share.exit == 0)
+    }
+
+    @Test func theFirstFailureHaltsWithThatJobsOwnStatus() {
+        #expect(decisions(.failFast, [.succeeded, .failed(.exited(3))]).exit == 3)
+        #expect(decisions(HaltPolicy(urgency: .soon, trigger: .failures(1)), [.failed(.signaled(9))]).exit == 137)
+        let done = decisions(HaltPolicy(urgency: .now, trigger: .done(2)), [.failed(.exited(3)), .succeeded])
+        #expect(done.halts == [false, true] && done.exit == nil)
     }
 
     @Test func neverHaltsWithoutAPolicyAndStoppedJobsAreNoFailures() {
@@ -41,10 +56,12 @@ import Testing
     }
 
     @Test func retriesOnlyFailuresWhileAttemptsAreLeftAndNotWhenStopping() {
-        let policy = RetryPolicy(retries: 2)
+        // GNU parallel's --retries 3: three attempts in all.
+        let policy = RetryPolicy(retries: 3)
         #expect(policy.retries(after: false, attempt: 1, stopping: false))
         #expect(policy.retries(after: false, attempt: 2, stopping: false))
         #expect(!policy.retries(after: false, attempt: 3, stopping: false))
+        #expect(!RetryPolicy(retries: 1).retries(after: false, attempt: 1, stopping: false))
         #expect(!policy.retries(after: true, attempt: 1, stopping: false))
         #expect(!policy.retries(after: false, attempt: 1, stopping: true))
         #expect(!RetryPolicy(retries: 0).retries(after: false, attempt: 1, stopping: false))

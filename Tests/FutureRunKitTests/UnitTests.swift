@@ -76,7 +76,7 @@ import Testing
     @Test func eachForms() throws {
         #expect(
             try options(["--each", "t {}", "a", "b"]).source
-                == .template(Array("t {}".utf8), lists: [.words([Array("a".utf8), Array("b".utf8)])]))
+                == .template(Array("t {}".utf8), lists: [.words([Array("a".utf8), Array("b".utf8)])], linked: []))
         #expect(try options(["--each", "t"]).source == .templateLines(Array("t".utf8), file: nil))
         #expect(try options(["-a", "f", "--each", "t"]).source == .templateLines(Array("t".utf8), file: "f"))
     }
@@ -86,11 +86,12 @@ import Testing
         #expect(!parsed.quiet)
         #expect(
             parsed.source
-                == .template(Array("gzip -k {}".utf8), lists: [.words(["-q", "-rf.txt", "--", "a"].map { Array($0.utf8) })]))
+                == .template(
+                    Array("gzip -k {}".utf8), lists: [.words(["-q", "-rf.txt", "--", "a"].map { Array($0.utf8) })], linked: []))
         // A `--` right after the template only marks where the arguments begin.
         #expect(
             try options(["--each", "rm {}", "--", "-x"]).source
-                == .template(Array("rm {}".utf8), lists: [.words([Array("-x".utf8)])]))
+                == .template(Array("rm {}".utf8), lists: [.words([Array("-x".utf8)])], linked: []))
     }
 
     @Test func aValueOptionRefusesAnOptionAsItsValue() {
@@ -125,7 +126,7 @@ import Testing
         #expect(try options(["::::", "jobs.txt"]).source == .commandLines(file: "jobs.txt"))
         #expect(
             try options(["--each", "t", "::::", "a", "b", ":::", "1"]).source
-                == .template(Array("t".utf8), lists: [.file("a"), .file("b"), .words([Array("1".utf8)])]))
+                == .template(Array("t".utf8), lists: [.file("a"), .file("b"), .words([Array("1".utf8)])], linked: []))
         #expect(try options(["--each", "t", "::::", "a"]).source == .templateLines(Array("t".utf8), file: "a"))
         #expect(try options(["-k", "-n", "3", "--each", "t", "x"]).maxArguments == 3)
         #expect(try options(["--colsep", ",", "--each", "t"]).columnSeparator == ",")

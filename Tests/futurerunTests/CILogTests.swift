@@ -13,7 +13,7 @@ import Testing
         return (run.status, run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
     }
 
-    @Test(arguments: [["--quiet-success"], ["--live"], [], ["--retries", "1"], ["-q"]])
+    @Test(arguments: [["--quiet-success"], ["--live"], [], ["--retries", "2"], ["-q"]])
     func githubGroupsAlwaysPair(mode: [String]) {
         let (_, lines) = log(mode + ["echo ok1", ":::", "echo bad; exit 1", ":::", "echo ok3"], ci: ("GITHUB_ACTIONS", "true"))
         let opened = lines.filter { $0.hasPrefix("::group::") }.count

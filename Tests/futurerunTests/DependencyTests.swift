@@ -104,7 +104,7 @@ import Testing
         let counter = quoted(scratch.file("count"))
         let flaky =
             "@flaky echo x >> \(counter); [ $(wc -l < \(counter)) -ge 2 ]; r=$?; date +%s%N > \(quoted(scratch.file("e.flaky"))); exit $r"
-        let run = futurerun(["-q", "--retries", "1", flaky, ":::", job("after", "after=flaky", in: scratch)])
+        let run = futurerun(["-q", "--retries", "2", flaky, ":::", job("after", "after=flaky", in: scratch)])
         #expect(run.status == 0, "\(run.err)")
         #expect(scratch.read("count") == "x\nx\n")
         #expect(try #require(stamp("s", "after", scratch)) >= #require(stamp("e", "flaky", scratch)))

@@ -4,7 +4,8 @@ import Testing
 
 /// Signals, readers going away, write errors, and how jobs see the world.
 @Suite struct SignalsAndFaults {
-    @Test(arguments: [(Int32(SIGINT), Int32(130)), (Int32(SIGTERM), Int32(143)), (Int32(SIGHUP), Int32(129))])
+    // SIGHUP first drains (GNUFormsTests); a second stops, as these do.
+    @Test(arguments: [(Int32(SIGINT), Int32(130)), (Int32(SIGTERM), Int32(143))])
     func signalStopsEveryJobAndExitsWithItsStatus(signal: Int32, expected: Int32) {
         let marker = "31.\(signal)\(getpid() % 1000)"
         let run = futurerun(

@@ -166,7 +166,11 @@ func signalTree(of root: pid_t, _ signal: Int32) {
             grew = true
         }
     }
-    for pid in tree { kill(pid, signal) }
+    // sshd first: a session's sshd that outlived its shell for a moment would report the shell's
+    // death to the client as an exit status, where a machine that goes away reports nothing.
+    let sshd = tree.filter { (readText("/proc/\($0)/comm") ?? "").hasPrefix("sshd") }
+    for pid in sshd { kill(pid, signal) }
+    for pid in tree.subtracting(sshd) { kill(pid, signal) }
 }
 
 /// Every process's parent, from /proc/PID/stat.

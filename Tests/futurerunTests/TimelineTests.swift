@@ -32,7 +32,7 @@ import Testing
         let scratch = Scratch()
         let counter = quoted(scratch.file("count"))
         let run = futurerun([
-            "-q", "-j2", "--retries", "1", "--timeline", scratch.file("t.svg"), "--json", scratch.file("j.jsonl"),
+            "-q", "-j2", "--retries", "2", "--timeline", scratch.file("t.svg"), "--json", scratch.file("j.jsonl"),
             "sleep 0.4", ":::", "sleep 0.1", ":::", "sleep 0.2", ":::",
             "echo x >> \(counter); sleep 0.1; [ $(wc -l < \(counter)) -ge 2 ]",
         ])

@@ -39,7 +39,10 @@ public final class JobSource: Sendable {
         case commands([[UInt8]], next: Int)
         case commandLines(LineReaderBox)
         case argumentLines(LineReaderBox)
-        case combinations(lists: [[[UInt8]]], link: Bool, next: [Int]?)
+        /// Every combination of the groups' positions, the last group fastest; within a group
+        /// (lists paired by `--link` or `:::+`) every list at the same position, a shorter list
+        /// starting again from its first (as GNU parallel pairs them).
+        case combinations(lists: [[[UInt8]]], groups: [[Int]], next: [Int]?)
         /// `-n N` over one list: N consecutive arguments per job.
         case groups([[UInt8]], size: Int, next: Int)
     }
@@ -57,6 +60,10 @@ public final class JobSource: Sendable {
     private let headerTemplate: Template?
     private let headerWords: Int
     private let maxArguments: Int
+    /// `-n 0`: each job runs without its argument.
+    private let dropsArguments: Bool
+    /// `--trim` (and `--colsep`'s default): blanks taken from each argument or column.
+    private let trim: Options.Trim
     private let columns: ColumnSplitter?
 
     /// The number of jobs, once known (at once for command-line forms, at the end of input for
@@ -67,7 +74,10 @@ public final class JobSource: Sendable {
     public init(options: Options, input: Int32?, selection: JobSelection = JobSelection()) throws(UsageError) {
         self.selection = selection
         names = options.names
-        maxArguments = options.maxArguments
+        // `-n 0` reads one argument a job, as `-n 1` does, and runs the job without it.
+        maxArguments = max(1, options.maxArguments)
+        dropsArguments = options.maxArguments == 0
+        trim = options.trim ?? (options.columnSeparator != nil ? .both : .off)
         columns = options.columnSeparator.map(ColumnSplitter.init)
         var generator: Generator
         switch options.source {
@@ -88,7 +98,7 @@ public final class JobSource: Sendable {
             self.template = template
             headerTemplate = header
             headerWords = words
-            let lists = options.columnSeparator != nil ? Int.max : options.maxArguments
+            let lists = options.columnSeparator != nil ? Int.max : max(1, options.maxArguments)
             if template.highestList > lists {
                 throw .invalidValue(
                     option: "--each", value: String(decoding: bytes, as: UTF8.self),
@@ -97,7 +107,7 @@ public final class JobSource: Sendable {
             let reader = LineReader(
                 descriptor: input ?? 0, nullSeparated: options.nullSeparated, keep: Self.keep(for: template, options))
             generator = .argumentLines(LineReaderBox(reader))
-        case .template(let bytes, let argumentLists):
+        case .template(let bytes, let argumentLists, let linked):
             let (header, words, template) = try Self.templates(bytes)
             self.template = template
             headerTemplate = header
@@ -113,13 +123,12 @@ public final class JobSource: Sendable {
             if options.maxArguments > 1 {
                 total.withLock { $0 = (lists[0].count + options.maxArguments - 1) / options.maxArguments }
                 generator = .groups(lists[0], size: options.maxArguments, next: 0)
-            } else if lists.contains(where: \.isEmpty) {
-                total.withLock { $0 = 0 }
-                generator = .combinations(lists: lists, link: options.link, next: nil)
             } else {
-                let count = options.link ? lists.map(\.count).max()! : lists.map(\.count).reduce(1, *)
-                total.withLock { $0 = count }
-                generator = .combinations(lists: lists, link: options.link, next: Array(repeating: 0, count: lists.count))
+                let groups = Self.pairedGroups(count: lists.count, linked: options.link ? Set(1..<lists.count) : linked)
+                let empty = lists.contains(where: \.isEmpty)
+                total.withLock { $0 = empty ? 0 : groups.map { group in group.map { lists[$0].count }.max()! }.reduce(1, *) }
+                generator = .combinations(
+                    lists: lists, groups: groups, next: empty ? nil : Array(repeating: 0, count: groups.count))
             }
         }
         state = Locked(State(generator: generator))
@@ -262,23 +271,20 @@ public final class JobSource: Sendable {
             let end = min(next + size, words.count)
             generator = .groups(words, size: size, next: end)
             return .arguments(Array(words[next..<end]))
-        case .combinations(let lists, let link, let next):
+        case .combinations(let lists, let groups, let next):
             guard var next else { return nil }
-            let arguments = lists.indices.map { lists[$0][next[$0] % lists[$0].count] }
-            if link {
-                let longest = lists.map(\.count).max()!
-                next = next.map { $0 + 1 }
-                generator = .combinations(lists: lists, link: link, next: next[0] < longest ? next : nil)
-            } else {
-                var position = lists.count - 1
-                while position >= 0 {
-                    next[position] += 1
-                    if next[position] < lists[position].count { break }
-                    next[position] = 0
-                    position -= 1
-                }
-                generator = .combinations(lists: lists, link: link, next: position < 0 ? nil : next)
+            var arguments = [[UInt8]](repeating: [], count: lists.count)
+            for (group, members) in groups.enumerated() {
+                for list in members { arguments[list] = lists[list][next[group] % lists[list].count] }
             }
+            var position = groups.count - 1
+            while position >= 0 {
+                next[position] += 1
+                if next[position] < groups[position].map({ lists[$0].count }).max()! { break }
+                next[position] = 0
+                position -= 1
+            }
+            generator = .combinations(lists: lists, groups: groups, next: position < 0 ? nil : next)
             if let columns { return .arguments(columns.columns(of: arguments[0])) }
             return .arguments(arguments)
         }
@@ -329,9 +335,11 @@ public final class JobSource: Sendable {
             let line = headerCommand ?? whole
             let body: Job.Body = line.count > Self.commandLimit ? .invalid(Self.tooLong(command: line.count)) : .command(line)
             return Job(number: number, name: name(line), header: found, body: body)
-        case .arguments(let arguments):
-            let jobName = name(Array(arguments.joined(separator: [0x20]).prefix(Job.nameLimit)))
+        case .arguments(let untrimmed):
+            let read = trim == .off ? untrimmed : untrimmed.map { Self.trimmed($0, trim) }
+            let jobName = name(Array(read.joined(separator: [0x20]).prefix(Job.nameLimit)))
             let template = template!
+            let arguments = dropsArguments ? [] : read
             let line = template.expand(arguments: arguments, jobNumber: number, slot: 1)
             if line.count > Self.commandLimit {
                 return Job(number: number, name: jobName, header: found, body: .invalid(Self.tooLong(command: line.count)))
@@ -339,6 +347,26 @@ public final class JobSource: Sendable {
             let body: Job.Body = template.usesSlot ? .template(template, arguments: arguments) : .command(line)
             return Job(number: number, name: jobName, header: found, body: body)
         }
+    }
+
+    /// `argument` without the spaces and tabs `trim` takes.
+    static func trimmed(_ argument: [UInt8], _ trim: Options.Trim) -> [UInt8] {
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        var slice = argument[...]
+        if trim == .left || trim == .both { slice = slice.drop(while: isBlank) }
+        if trim == .right || trim == .both {
+            while let last = slice.last, isBlank(last) { slice = slice.dropLast() }
+        }
+        return Array(slice)
+    }
+
+    /// The lists `0..<count` in groups of paired ones: a list in `linked` joins the group before it.
+    static func pairedGroups(count: Int, linked: Set<Int>) -> [[Int]] {
+        var groups: [[Int]] = []
+        for list in 0..<count {
+            if linked.contains(list), !groups.isEmpty { groups[groups.count - 1].append(list) } else { groups.append([list]) }
+        }
+        return groups
     }
 
     /// The words of one `--each` list: as given, or the lines of a `:::: FILE` (read whole now).

@@ -11,6 +11,7 @@
 /// | `{#}` | the job number |
 /// | `{%}` | the job slot |
 /// | `{N}` `{N.}` `{N/}` `{N//}` `{N/.}` | the same, of the Nth list, column or argument |
+/// | `{-N}` `{-N.}` … | the same, of the Nth from the end |
 public struct Template: Sendable, Equatable {
     enum Transform: Sendable, Equatable { case whole, noExtension, baseName, directory, baseNameNoExtension }
 
@@ -48,6 +49,7 @@ public struct Template: Sendable, Equatable {
     /// Parses `bytes`; refuses a replacement where bash evaluates it (``ArithmeticRegions``) or where
     /// no reference expands (``QuoteTracker``).
     init(_ bytes: [UInt8]) throws(UsageError) {
+        if let refusal = GNUForms.templateRefusal(bytes) { throw refusal }
         var found: [(at: Int, length: Int, Replacement)] = []
         var index = 0
         var escaped = false
@@ -131,11 +133,16 @@ public struct Template: Sendable, Equatable {
         if inner == "#" { return (.jobNumber, length) }
         if inner == "%" { return (.slot, length) }
         var list: Int?
+        // `{-N}`: the Nth list from the end, stored as -N.
+        let fromEnd = inner.hasPrefix("-")
+        if fromEnd { inner.removeFirst() }
         let digits = inner.prefix { $0.isASCII && $0.isNumber }
         if !digits.isEmpty {
             guard let number = Int(digits), number >= 1 else { return nil }
-            list = number - 1
+            list = fromEnd ? -number : number - 1
             inner.removeFirst(digits.count)
+        } else if fromEnd {
+            return nil
         }
         let transform: Transform
         switch inner {
@@ -156,8 +163,9 @@ public struct Template: Sendable, Equatable {
         var line: [UInt8] = []
         /// The variables assigned so far, by argument and transform.
         var variables: [(argument: Int, transform: Transform)] = []
-        func put(_ argument: Int, _ transform: Transform, _ placement: Placement) {
-            let value = Template.apply(transform, to: argument < arguments.count ? arguments[argument] : [])
+        func put(_ list: Int, _ transform: Transform, _ placement: Placement) {
+            let argument = list < 0 ? arguments.count + list : list
+            let value = Template.apply(transform, to: arguments.indices.contains(argument) ? arguments[argument] : [])
             guard case .reference(let site) = placement else {
                 line += ShellQuoting.word(value)
                 return
@@ -205,7 +213,8 @@ public struct Template: Sendable, Equatable {
             case .jobNumber, .slot: line += Array(String(jobNumber).utf8)
             case .argument(let list, let transform, _):
                 if let list {
-                    line += Template.apply(transform, to: list < arguments.count ? arguments[list] : [])
+                    let argument = list < 0 ? arguments.count + list : list
+                    line += Template.apply(transform, to: arguments.indices.contains(argument) ? arguments[argument] : [])
                 } else {
                     line += Array(arguments.map { Template.apply(transform, to: $0) }.joined(separator: [0x2C]))
                 }

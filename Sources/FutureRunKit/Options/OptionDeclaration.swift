@@ -37,6 +37,8 @@ public struct OptionDeclaration: Sendable {
     /// Long names without the dashes; the first is the one shown, the others are aliases.
     public let longNames: [String]
     public let shortName: Character?
+    /// Further one-letter spellings, for other tools' habits (`-P` for `-j`, as xargs spells it).
+    public let shortAliases: [Character]
     /// `nil` for a switch.
     public let value: Value?
     /// An example of its use, as typed: shown when the value is missing.
@@ -48,12 +50,17 @@ public struct OptionDeclaration: Sendable {
     public let section: Section
     let effect: Effect
 
+    /// Every one-letter spelling: the short name, then its aliases.
+    public var shortNames: [Character] { (shortName.map { [$0] } ?? []) + shortAliases }
+
     init(
-        _ longNames: [String], short: Character? = nil, value: Value? = nil, example: String, section: Section,
+        _ longNames: [String], short: Character? = nil, shortAliases: [Character] = [], value: Value? = nil, example: String,
+        section: Section,
         help: [String], manual: String, effect: @escaping Effect
     ) {
         self.longNames = longNames
         self.shortName = short
+        self.shortAliases = shortAliases
         self.value = value
         self.example = example
         self.help = help

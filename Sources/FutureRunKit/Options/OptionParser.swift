@@ -18,6 +18,9 @@ public struct OptionParser {
 
     private static let separator = Array(":::".utf8)
     private static let fileSeparator = Array("::::".utf8)
+    /// GNU parallel's `:::+` and `::::+`: the list that follows is paired with the one before.
+    private static let linkedSeparator = Array(":::+".utf8)
+    private static let linkedFileSeparator = Array("::::+".utf8)
 
     /// - Parameter arguments: `argv` without the program name, as bytes.
     public init(_ arguments: [[UInt8]]) {
@@ -61,7 +64,7 @@ public struct OptionParser {
     private static let byShortName: [Character: OptionDeclaration] = {
         var table: [Character: OptionDeclaration] = [:]
         for declaration in OptionDeclaration.all {
-            if let short = declaration.shortName { table[short] = declaration }
+            for short in declaration.shortNames { table[short] = declaration }
         }
         return table
     }()
@@ -84,7 +87,7 @@ public struct OptionParser {
             name = String(word[..<equals])
             inlineValue = String(word[word.index(after: equals)...])
         }
-        guard let declaration = Self.byLongName[name] else { throw .unknownOption(name) }
+        guard let declaration = Self.byLongName[name] else { throw GNUForms.refusal(name) ?? .unknownOption(name) }
         if declaration.value == nil {
             if let inlineValue { throw .invalidValue(option: name, value: inlineValue, expected: "no value (it is a switch)") }
             try apply(declaration, nil, as: name)
@@ -99,7 +102,9 @@ public struct OptionParser {
         var letters = Substring(word.dropFirst())
         while let letter = letters.first {
             letters = letters.dropFirst()
-            guard let declaration = Self.byShortName[letter] else { throw .unknownOption("-\(letter)") }
+            guard let declaration = Self.byShortName[letter] else {
+                throw GNUForms.refusal("-\(letter)") ?? .unknownOption("-\(letter)")
+            }
             guard declaration.value != nil else {
                 try apply(declaration, nil, as: "-\(letter)")
                 if parsed.answer != nil { return }
@@ -142,9 +147,9 @@ public struct OptionParser {
         if let template = parsed.template {
             if operands.isEmpty { return .templateLines(template, file: parsed.argumentFile) }
             if parsed.argumentFile != nil { throw .conflictingOptions("-a/--arg-file", "arguments after the template") }
-            let lists = try Self.argumentLists(operands)
+            let (lists, linked) = try Self.argumentLists(operands)
             if lists.count == 1, case .file(let path) = lists[0] { return .templateLines(template, file: path) }
-            return .template(template, lists: lists)
+            return .template(template, lists: lists, linked: linked)
         }
         if operands.first == Self.fileSeparator {
             guard operands.count == 2, parsed.argumentFile == nil else { throw .jobFileSeparatorMisused }
@@ -155,6 +160,11 @@ public struct OptionParser {
             throw .conflictingOptions("-a/--arg-file", "a command (use --each TEMPLATE -a FILE for one job per line)")
         }
         if operands.contains(Self.fileSeparator) { throw .jobFileSeparatorMisused }
+        if let linked = operands.first(where: { $0 == Self.linkedSeparator || $0 == Self.linkedFileSeparator }) {
+            throw .needsOption(
+                option: String(decoding: linked, as: UTF8.self), needs: "--each (it pairs argument lists)",
+                example: "futurerun --each 'echo {1} {2}' ::: A B :::+ x y")
+        }
         let segments = operands.split(separator: Self.separator, omittingEmptySubsequences: false)
         var commands: [[UInt8]] = []
         for (position, segment) in segments.enumerated() {
@@ -165,16 +175,19 @@ public struct OptionParser {
     }
 
     /// The lists of `--each`: words up to the first separator, then one list per `:::` and one per
-    /// file after `::::` (as GNU parallel: `:::: a b` is two lists).
-    private static func argumentLists(_ operands: [[UInt8]]) throws(UsageError) -> [Options.ArgumentList] {
+    /// file after `::::` (as GNU parallel: `:::: a b` is two lists); `:::+` and `::::+` start lists
+    /// paired with the one before. Returns the lists and the indices of the paired ones.
+    private static func argumentLists(_ operands: [[UInt8]]) throws(UsageError) -> ([Options.ArgumentList], Set<Int>) {
         enum Reading {
             case nothing
             case words
             case files(count: Int)
         }
         var lists: [Options.ArgumentList] = []
+        var linked: Set<Int> = []
         var words: [[UInt8]] = []
-        var reading: Reading = operands.first == separator || operands.first == fileSeparator ? .nothing : .words
+        let separators = [separator, fileSeparator, linkedSeparator, linkedFileSeparator]
+        var reading: Reading = operands.first.map(separators.contains) == true ? .nothing : .words
         func close() throws(UsageError) {
             switch reading {
             case .nothing: break
@@ -187,10 +200,10 @@ public struct OptionParser {
             }
         }
         for operand in operands {
-            if operand == separator {
+            if operand == separator || operand == linkedSeparator {
                 try close()
                 reading = .words
-            } else if operand == fileSeparator {
+            } else if operand == fileSeparator || operand == linkedFileSeparator {
                 try close()
                 reading = .files(count: 0)
             } else if case .files(let count) = reading {
@@ -199,9 +212,17 @@ public struct OptionParser {
             } else {
                 words.append(operand)
             }
+            if operand == linkedSeparator || operand == linkedFileSeparator {
+                guard !lists.isEmpty else {
+                    throw .invalidValue(
+                        option: String(decoding: operand, as: UTF8.self), value: "first",
+                        expected: "a list before it to pair with, as in ::: A B :::+ x y")
+                }
+                linked.insert(lists.count)
+            }
         }
         try close()
-        return lists
+        return (lists, linked)
     }
 
     /// Options that make sense only together with others.
@@ -209,11 +230,11 @@ public struct OptionParser {
         let options = parsed.options
         let listCount: Int? =
             switch options.source {
-            case .template(_, let lists): lists.count
+            case .template(_, let lists, _): lists.count
             case .templateLines: 1
             case .commands, .commandLines: nil
             }
-        if options.maxArguments > 1 {
+        if options.maxArguments != 1 {
             guard let listCount else {
                 throw .needsOption(
                     option: "-n/--max-args", needs: "--each TEMPLATE", example: "futurerun -n 10 --each 'echo {}' *.log")
@@ -226,7 +247,7 @@ public struct OptionParser {
                     option: "--colsep", needs: "--each TEMPLATE", example: "futurerun --colsep , --each 'echo {2}' < table.csv")
             }
             guard listCount == 1 else { throw .needsOneList("--colsep") }
-            if options.maxArguments > 1 { throw .conflictingOptions("--colsep", "-n/--max-args") }
+            if options.maxArguments != 1 { throw .conflictingOptions("--colsep", "-n/--max-args") }
         }
     }
 }

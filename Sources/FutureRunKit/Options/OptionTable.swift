@@ -38,12 +38,11 @@ extension OptionDeclaration {
             help: ["up to N arguments per job: -n 10 ({} is all of them, each quoted)"],
             manual: """
                 Give each job up to N arguments (the last job may get fewer). `{}` is all of them, \
-                each quoted; `{1}` .. `{N}` one each. Needs `--each` and one argument list.
+                each quoted; `{1}` .. `{N}` one each. `0`, as in GNU parallel: one job per argument, \
+                run without it. Needs `--each` and one argument list.
                 """,
             effect: { parsed, value throws(UsageError) in
-                let count = try OptionValue.count(value!, option: "--max-args")
-                guard count >= 1 else { throw .invalidValue(option: "--max-args", value: value!, expected: "1 or more") }
-                parsed.options.maxArguments = count
+                parsed.options.maxArguments = try OptionValue.count(value!, option: "--max-args")
             }),
         .init(
             ["colsep"], value: .text("REGEX"), example: "--colsep '\\t'", section: .input,
@@ -52,16 +51,35 @@ extension OptionDeclaration {
                 Split each argument (an input line) into columns at matches of REGEX, given to the \
                 template as `{1}`, `{2}` and so on; a missing column is empty. Needs `--each` and \
                 one argument list. A REGEX without special characters splits bytes as they are; \
-                any other is matched on the line as UTF-8 text.
+                any other is matched on the line as UTF-8 text. Blanks around each column are \
+                trimmed, as in GNU parallel (`--trim n` keeps them).
                 """,
             effect: { parsed, value throws(UsageError) in
                 parsed.options.columnSeparator = try OptionValue.columnSeparator(value!)
+            }),
+        .init(
+            ["trim"], value: .init(placeholder: "n|l|r|lr", completion: .words(["n", "l", "r", "lr", "rl"])),
+            example: "--trim lr", section: .input,
+            help: ["trim blanks of each argument or column: n none, l left, r right, lr both"],
+            manual: """
+                Trim spaces and tabs around each argument (with `--colsep`, each column): `n` none, \
+                `l` on the left, `r` on the right, `lr` or `rl` both. With `--colsep` the default is \
+                both, else none, as in GNU parallel.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                switch value! {
+                case "n": parsed.options.trim = .off
+                case "l": parsed.options.trim = .left
+                case "r": parsed.options.trim = .right
+                case "lr", "rl": parsed.options.trim = .both
+                default: throw .invalidValue(option: "--trim", value: value!, expected: "n, l, r or lr")
+                }
             }),
     ]
 
     private static let running: [OptionDeclaration] = [
         .init(
-            ["jobs"], short: "j", value: .text("N"), example: "-j4", section: .running,
+            ["jobs", "max-procs"], short: "j", shortAliases: ["P"], value: .text("N"), example: "-j4", section: .running,
             help: [
                 "run N jobs at once: -j4; 0 = no limit; 50% of the CPUs: -j50%",
                 "(default: the CPUs this process may use)",
@@ -105,9 +123,12 @@ extension OptionDeclaration {
                 parsed.options.grace = try OptionValue.duration(value!, option: "--grace")
             }),
         .init(
-            ["retries"], value: .text("N"), example: "--retries 2", section: .running,
-            help: ["rerun a failed job up to N more times: --retries 2"],
-            manual: "Rerun a failed job up to N more times. Its output is then shown when its last attempt ends.",
+            ["retries"], value: .text("N"), example: "--retries 3", section: .running,
+            help: ["give a failed job N attempts in all, as GNU parallel: --retries 3"],
+            manual: """
+                Give a failed job up to N attempts in all (GNU parallel's meaning; 0 and 1 are one). Its \
+                output is then shown when its last attempt ends.
+                """,
             effect: { parsed, value throws(UsageError) in
                 parsed.options.retries = try OptionValue.count(value!, option: "--retries")
             }),
@@ -139,7 +160,12 @@ extension OptionDeclaration {
                 parsed.options.delay = duration == .zero ? nil : duration
             }),
         .init(
-            ["dry-run"], example: "--dry-run", section: .running,
+            ["no-run-if-empty"], short: "r", example: "-r", section: .input,
+            help: ["accepted for xargs and GNU parallel: no input runs no job anyway"],
+            manual: "Accepted for xargs and GNU parallel: without input futurerun runs no job anyway.",
+            effect: { _, _ throws(UsageError) in }),
+        .init(
+            ["dry-run", "dryrun"], example: "--dry-run", section: .running,
             help: ["print the jobs' command lines, run nothing"],
             manual: "Print each job's command line; run nothing.",
             effect: { parsed, _ throws(UsageError) in parsed.options.dryRun = true }),
@@ -162,7 +188,7 @@ extension OptionDeclaration {
                 """,
             effect: { parsed, value throws(UsageError) in parsed.options.hosts += try HostSpec.parseList(value!) }),
         .init(
-            ["hosts-file", "sshloginfile"], value: .file(), example: "--hosts-file hosts.txt", section: .hosts,
+            ["hosts-file", "sshloginfile", "slf"], value: .file(), example: "--hosts-file hosts.txt", section: .hosts,
             help: ["read more hosts from FILE, one [N/]DEST a line (# starts a comment)"],
             manual: "Read more hosts from FILE: one [N/]DEST a line; `#` starts a comment, blank lines are skipped.",
             effect: { parsed, value throws(UsageError) in parsed.options.hostsFile = value }),
@@ -257,8 +283,8 @@ extension OptionDeclaration {
             effect: { parsed, _ throws(UsageError) in parsed.options.quiet = true }),
         .init(
             ["verbose"], short: "v", example: "-v", section: .output,
-            help: ["print each job's command line before its output"],
-            manual: "Print each job's command line (on stderr) before its output.",
+            help: ["print each job's command line before its output (on stderr)"],
+            manual: "Print each job's command line, as GNU parallel prints it, on stderr, before its output.",
             effect: { parsed, _ throws(UsageError) in parsed.options.verbose = true }),
         .init(
             ["tag"], example: "--tag", section: .output,
@@ -266,7 +292,7 @@ extension OptionDeclaration {
             manual: "Prefix each output line with the job's label and a TAB.",
             effect: { parsed, _ throws(UsageError) in parsed.options.tag = true }),
         .init(
-            ["live", "line-buffer"], example: "--live", section: .output,
+            ["live"], example: "--live", section: .output,
             help: ["print lines as soon as any job writes them, prefixed [label]"],
             manual: """
                 Print whole lines as soon as any job writes them, prefixed with its `[label]`; \
@@ -274,6 +300,17 @@ extension OptionDeclaration {
                 completion order.
                 """,
             effect: { parsed, _ throws(UsageError) in parsed.options.live = true }),
+        .init(
+            ["line-buffer", "linebuffer", "lb"], example: "--line-buffer", section: .output,
+            help: ["print lines as soon as any job writes them, as they are (GNU parallel's)"],
+            manual: """
+                Print whole lines as soon as any job writes them, as they are: GNU parallel's \
+                `--line-buffer`. `--live` is the same with each line prefixed by its job's `[label]`.
+                """,
+            effect: { parsed, _ throws(UsageError) in
+                parsed.options.live = true
+                parsed.options.liveLabels = false
+            }),
         .init(
             ["names"], value: .text("A,B,..."), example: "--names lint,test", section: .output,
             help: ["labels for the jobs: --names lint,test,docs"],

@@ -96,10 +96,10 @@ enum OptionValue {
         return text
     }
 
-    /// `now`, `soon`, `now,fail=N`, `soon,fail=N%`, `now,success=N`, `never`.
+    /// `now`, `soon`, `never`, or `now|soon,fail|success|done=N|N%`, as GNU parallel takes them.
     static func halt(_ text: String, option: String) throws(UsageError) -> HaltPolicy {
         let invalid = UsageError.invalidValue(
-            option: option, value: text, expected: "never, now, soon, or now|soon,fail=N|fail=N%|success=N")
+            option: option, value: text, expected: "never, now, soon, or now|soon,fail|success|done=N|N%")
         let parts = text.split(separator: ",", maxSplits: 1).map(String.init)
         guard let first = parts.first else { throw invalid }
         let urgency: HaltPolicy.Urgency
@@ -120,6 +120,9 @@ enum OptionValue {
         case ("fail", false): return HaltPolicy(urgency: urgency, trigger: .failures(number))
         case ("fail", true): return HaltPolicy(urgency: urgency, trigger: .failurePercent(min(number, 100)))
         case ("success", false): return HaltPolicy(urgency: urgency, trigger: .successes(number))
+        case ("success", true): return HaltPolicy(urgency: urgency, trigger: .successPercent(min(number, 100)))
+        case ("done", false): return HaltPolicy(urgency: urgency, trigger: .done(number))
+        case ("done", true): return HaltPolicy(urgency: urgency, trigger: .donePercent(min(number, 100)))
         default: throw invalid
         }
     }

@@ -27,8 +27,10 @@ public struct Options: Sendable, Equatable {
         case commands([[UInt8]])
         /// One command per line of a file (`nil`: stdin).
         case commandLines(file: String?)
-        /// A template and its argument lists (every combination, or paired with `--link`).
-        case template([UInt8], lists: [ArgumentList])
+        /// A template and its argument lists: every combination, or paired with `--link`; a list
+        /// whose index is in `linked` (given after `:::+` or `::::+`) is paired with the one before
+        /// it, element by element, as GNU parallel pairs them.
+        case template([UInt8], lists: [ArgumentList], linked: Set<Int>)
         /// A template with arguments read one per line (or NUL-separated) from a file (`nil`: stdin).
         case templateLines([UInt8], file: String?)
     }
@@ -38,6 +40,16 @@ public struct Options: Sendable, Equatable {
     public var shell = "/bin/sh"
     public var nullSeparated = false
     public var link = false
+    /// `--trim`: blanks trimmed around each argument or column; `nil`: GNU parallel's default
+    /// (both with `--colsep`, else none).
+    public var trim: Trim?
+    /// `--live` prefixes each line with its job's `[label]`; `--line-buffer` does not.
+    public var liveLabels = true
+
+    /// Which side of an argument `--trim` takes blanks from.
+    public enum Trim: Sendable, Equatable {
+        case off, left, right, both
+    }
     /// `-n N`: up to N arguments per job.
     public var maxArguments = 1
     /// `--colsep REGEX`: each argument split into columns.
@@ -112,10 +124,16 @@ public struct HaltPolicy: Sendable, Equatable {
     public enum Trigger: Sendable, Equatable {
         /// After this many failed jobs.
         case failures(Int)
-        /// After this percentage of all jobs failed (checked once at least 1 job finished).
+        /// After this percentage of all the jobs failed.
         case failurePercent(Int)
         /// After this many succeeded jobs.
         case successes(Int)
+        /// After this percentage of all the jobs succeeded.
+        case successPercent(Int)
+        /// After this many jobs ended, however.
+        case done(Int)
+        /// After this percentage of all the jobs ended.
+        case donePercent(Int)
     }
 
     public var urgency: Urgency

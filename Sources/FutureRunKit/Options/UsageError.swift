@@ -18,6 +18,8 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case unrunnableShell(path: String, reason: String)
     case unsafeTemplate(context: String, hint: String)
     case unplacedArguments
+    /// A form of GNU parallel's that futurerun does not do, and futurerun's way if it has one.
+    case gnuForm(form: String, instead: String)
     case sharedReportFile(first: String, second: String, path: String)
     case badJobGraph(String)
 
@@ -57,6 +59,8 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
             "a replacement string inside \(context) cannot be quoted safely: \(hint)"
         case .sharedReportFile(let first, let second, let path):
             "'\(first)' and '\(second)' would both write '\(path)': give each report a file of its own"
+        case .gnuForm(let form, let instead):
+            "GNU parallel's \(form) is not futurerun's: \(instead)"
         case .unplacedArguments:
             "the template ends inside quotes or a here-document, where appended arguments would not be data: put {} where they go"
         }

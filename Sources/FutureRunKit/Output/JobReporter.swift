@@ -55,7 +55,7 @@ final class JobReporter {
             try marker(group)
             groupOpen = true
         }
-        if settings.verbose { try console.say(style.dim("$ " + Style.sanitize(commandLine))) }
+        if settings.verbose { try console.say(style.dim(Style.sanitize(commandLine))) }
     }
 
     /// A chunk of the job's output: to the terminal if `show`, to the reports always.

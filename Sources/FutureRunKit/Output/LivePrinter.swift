@@ -21,10 +21,15 @@ final class LivePrinter {
     private var active: [Active] = []
 
     /// - Parameter wakeUp: signalled by the scheduler for every new job, and by the jobs' output.
-    init(scheduler: Scheduler, reporter: JobReporter, wakeUp: DispatchSemaphore) {
+    /// Whether lines carry their job's `[label]` (`--live`) or are printed as they are
+    /// (`--line-buffer`, GNU parallel's).
+    private let labels: Bool
+
+    init(scheduler: Scheduler, reporter: JobReporter, wakeUp: DispatchSemaphore, labels: Bool = true) {
         self.scheduler = scheduler
         self.reporter = reporter
         self.wakeUp = wakeUp
+        self.labels = labels
     }
 
     func run() throws(OutputError) {
@@ -59,8 +64,8 @@ final class LivePrinter {
             follow(job, run.stdout, run.stderr)
         }
         guard let streams = job.streams else { return false }
-        let prefix = "[\(Style.sanitize(job.ticket.job.label))] "
-        let styled = Array(reporter.style.palette(prefix, index: job.ticket.job.number).utf8)
+        let prefix = labels ? "[\(Style.sanitize(job.ticket.job.label))] " : ""
+        let styled = labels ? Array(reporter.style.palette(prefix, index: job.ticket.job.number).utf8) : []
         try emitLines(&job.partial.out, streams.out.consume(), prefix: styled, job: job.ticket.job, isError: false)
         try emitLines(&job.partial.err, streams.err.consume(), prefix: styled, job: job.ticket.job, isError: true)
         guard streams.out.isDrained, streams.err.isDrained, let outcome = job.ticket.outcome.outcome?.get() else { return false }

@@ -33,7 +33,9 @@ struct Plan {
         if let directory = options.workingDirectory, runsHere {
             var info = stat()
             guard stat(directory.systemPath, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-                throw .invalidValue(option: "--workdir", value: directory, expected: "an existing directory")
+                throw .invalidValue(
+                    option: "--workdir", value: directory,
+                    expected: "an existing directory (-C is --workdir here; GNU parallel's -C is futurerun's --colsep)")
             }
         }
 

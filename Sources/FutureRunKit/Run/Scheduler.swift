@@ -66,9 +66,10 @@ public final class Scheduler: Sendable {
         self.tickets = Channel(notify: notify)
     }
 
-    /// Whether the halt policy (or a signal) stopped the run, and whether a success did.
-    public var halted: (stopped: Bool, bySuccess: Bool) {
-        counters.withLock { ($0.halted, $0.halt.haltedBySuccess) }
+    /// Whether the halt policy (or a signal) stopped the run, and the exit status the halt sets,
+    /// if it sets one (``HaltCounter/exitStatus``).
+    public var halted: (stopped: Bool, exitStatus: Int32?) {
+        counters.withLock { ($0.halted, $0.halt.exitStatus) }
     }
 
     /// Hands every job over. Jobs from the command line that fit in the window are handed over on
@@ -102,13 +103,16 @@ public final class Scheduler: Sendable {
 
     /// Stops the run: starts nothing more and stops running jobs (TERM, KILL after the grace period).
     public func stopAll() {
+        startNothingNew()
+        let running = counters.withLock { $0.running.values.map(\.run) }
+        for run in running { run.cancel() }
+    }
+
+    /// Starts nothing more; running jobs finish (SIGHUP). Jobs waiting end as not started.
+    public func startNothingNew() {
         pool.stopStarting()  // first: the scheduler thread hands nothing more over from now on
         graph.cancelWaiting()
-        let running = counters.withLock { counters in
-            counters.halted = true
-            return counters.running.values.map(\.run)
-        }
-        for run in running { run.cancel() }
+        counters.withLock { $0.halted = true }
     }
 
     /// Stops waiting for input (after a signal): the printers get no more jobs, and the scheduler
@@ -337,7 +341,7 @@ public final class Scheduler: Sendable {
     private func applyHaltPolicy(after status: JobStatus) {
         let halt = settings.halt
         let decision = counters.withLock { counters -> Bool in
-            guard counters.halt.record(status), !counters.halted else { return false }
+            guard counters.halt.record(status, total: source.knownTotal), !counters.halted else { return false }
             counters.halted = true
             return true
         }

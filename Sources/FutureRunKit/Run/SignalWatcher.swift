@@ -7,8 +7,12 @@ import Synchronization
 /// arbitrary thread and the jobs never see futurerun's handling: children start with an empty
 /// signal mask and the dispositions futurerun inherited.
 ///
-/// - SIGINT, SIGTERM, SIGHUP: the first calls the stop handler (the run stops, the jobs get their
-///   grace period); a second of any of them calls the kill handler (the jobs are killed now).
+/// - SIGINT, SIGTERM: the first calls the stop handler (the run stops, the jobs get their grace
+///   period); a second of any of them calls the kill handler (the jobs are killed now).
+/// - SIGHUP, as GNU parallel answers it: the first calls the drain handler (nothing new starts,
+///   running jobs finish, the exit status is the run's); after it, a HUP, INT or TERM stops as
+///   above. A batch system's warning before the end of an allocation is this.
+/// - SIGUSR1, as GNU parallel answers it: the report handler says which jobs run, and the run goes on.
 /// - SIGTSTP (Ctrl-Z): every job's process group is stopped, then futurerun stops itself;
 ///   SIGCONT (`fg`, `bg`): the jobs' groups go on too. Jobs run in groups of their own, so the
 ///   terminal's signals reach only futurerun: it passes them on.
@@ -19,10 +23,19 @@ import Synchronization
 /// run has set its handlers (``handle(stop:kill:)``), a stop signal ends futurerun with 128 + N,
 /// nothing having run.
 public enum SignalWatcher {
-    static let stopping: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-    static let watched: [Int32] = stopping + [SIGTSTP, SIGCONT]
+    static let watched: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGTSTP, SIGCONT]
     private static let received = Atomic<Int32>(0)
-    private static let handlers = Locked<(stop: @Sendable (Int32) -> Void, kill: @Sendable () -> Void)?>(nil)
+    private static let draining = Atomic<Bool>(false)
+
+    /// What a run does on each signal (``handle(stop:kill:drain:report:)``).
+    private struct Handlers {
+        let stop: @Sendable (Int32) -> Void
+        let kill: @Sendable () -> Void
+        let drain: @Sendable () -> Void
+        let report: @Sendable () -> Void
+    }
+
+    private static let handlers = Locked<Handlers?>(nil)
 
     /// Blocks the watched signals in this (the only) thread, and ignores SIGPIPE, so that a reader
     /// going away shows up as EPIPE; children get SIGPIPE back at its default if it was.
@@ -35,10 +48,14 @@ public enum SignalWatcher {
         start()
     }
 
-    /// What a run does on a signal: `stop` runs on the watching thread for the first of SIGINT,
-    /// SIGTERM and SIGHUP; `kill` for a second one of them.
-    public static func handle(stop: @escaping @Sendable (Int32) -> Void, kill: @escaping @Sendable () -> Void) {
-        handlers.withLock { $0 = (stop, kill) }
+    /// What a run does on a signal, each on the watching thread: `stop` for the first SIGINT or
+    /// SIGTERM (or a HUP after a drain), `kill` for the next, `drain` for a first SIGHUP, `report`
+    /// for each SIGUSR1.
+    public static func handle(
+        stop: @escaping @Sendable (Int32) -> Void, kill: @escaping @Sendable () -> Void,
+        drain: @escaping @Sendable () -> Void, report: @escaping @Sendable () -> Void
+    ) {
+        handlers.withLock { $0 = Handlers(stop: stop, kill: kill, drain: drain, report: report) }
     }
 
     private static func start() {
@@ -52,16 +69,24 @@ public enum SignalWatcher {
                     Glibc.kill(getpid(), SIGSTOP)
                 case SIGCONT:
                     ProcessEngine.shared.signalRunningGroups(SIGCONT)
+                case SIGUSR1:
+                    handlers.withLock { $0 }?.report()
                 default:
-                    let first = received.compareExchange(expected: 0, desired: signal, ordering: .relaxed).exchanged
                     // No run yet (the plan is still reading its inputs): nothing to stop or report.
-                    guard let (stop, kill) = handlers.withLock({ $0 }) else { _exit(128 + signal) }
-                    if first { stop(signal) } else { kill() }
+                    guard let run = handlers.withLock({ $0 }) else { _exit(128 + signal) }
+                    if signal == SIGHUP, receivedSignal == 0,
+                        draining.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+                    {
+                        run.drain()
+                        continue
+                    }
+                    let first = received.compareExchange(expected: 0, desired: signal, ordering: .relaxed).exchanged
+                    if first { run.stop(signal) } else { run.kill() }
                 }
             }
         }
     }
 
-    /// The first of SIGINT, SIGTERM and SIGHUP received, or 0.
+    /// The signal that stopped the run (SIGINT, SIGTERM, or a HUP after a drain), or 0.
     public static var receivedSignal: Int32 { received.load(ordering: .relaxed) }
 }

@@ -5,7 +5,7 @@ public enum Completions {
 
     /// Every spelling of an option as typed: `-j`, `--jobs`.
     private static func spellings(_ declaration: OptionDeclaration) -> [String] {
-        (declaration.shortName.map { ["-\($0)"] } ?? []) + declaration.longNames.map { "--" + $0 }
+        declaration.shortNames.map { "-\($0)" } + declaration.longNames.map { "--" + $0 }
     }
 
     public static var bash: String {

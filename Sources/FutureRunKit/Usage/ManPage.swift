@@ -34,7 +34,7 @@ public enum ManPage {
     /// `\fB\-j\fR, \fB\-\-jobs\fR \fIN\fR`.
     private static func heading(_ declaration: OptionDeclaration) -> String {
         var names: [String] = []
-        if let short = declaration.shortName { names.append(bold("-\(short)")) }
+        names += declaration.shortNames.map { bold("-\($0)") }
         names += declaration.longNames.map { bold("--" + $0) }
         var heading = names.joined(separator: ", ")
         if let value = declaration.value { heading += " \\fI" + escape(value.placeholder) + "\\fR" }

@@ -1,5 +1,8 @@
-/// The halt policy's count of finished jobs, as a value: ``record(_:)`` each job's end, and it says
-/// when the run must halt. Used under the scheduler's lock; tested without processes.
+import FutureProcess
+
+/// The halt policy's count of finished jobs, as a value: ``record(_:total:)`` each job's end, and it
+/// says when the run must halt and with which exit status (GNU parallel's). Used under the
+/// scheduler's lock; tested without processes.
 struct HaltCounter: Sendable, Equatable {
     let policy: HaltPolicy
     private(set) var finished = 0
@@ -7,26 +10,49 @@ struct HaltCounter: Sendable, Equatable {
     private(set) var succeeded = 0
     /// The policy has triggered (it triggers once).
     private(set) var triggered = false
+    /// The exit status of the job that triggered a `fail=1` halt.
+    private var triggeringStatus: Int32?
+    /// The jobs of the run when the halt triggered (for a percentage's exit status).
+    private var totalAtHalt = 0
 
     init(_ policy: HaltPolicy) { self.policy = policy }
 
-    /// Counts a finished job; returns true when this job triggers the halt.
-    mutating func record(_ status: JobStatus) -> Bool {
+    /// Counts a finished job; returns true when this job triggers the halt. `total`: the run's job
+    /// count when known (percentages are of all the jobs, as in GNU parallel), else the jobs
+    /// finished so far stand for it.
+    mutating func record(_ status: JobStatus, total: Int? = nil) -> Bool {
         finished += 1
         if status.isFailure { failed += 1 }
         if status == .succeeded { succeeded += 1 }
         guard policy.urgency != .never, !triggered else { return false }
+        let all = max(total ?? finished, finished)
+        func reached(_ count: Int, _ percent: Int) -> Bool { count > 0 && count * 100 >= percent * all }
         switch policy.trigger {
         case .failures(let count): triggered = failed >= count
-        case .failurePercent(let percent): triggered = failed > 0 && failed * 100 >= percent * finished
+        case .failurePercent(let percent): triggered = reached(failed, percent)
         case .successes(let count): triggered = succeeded >= count
+        case .successPercent(let percent): triggered = reached(succeeded, percent)
+        case .done(let count): triggered = finished >= count
+        case .donePercent(let percent): triggered = reached(finished, percent)
+        }
+        if triggered {
+            totalAtHalt = all
+            if case .failed(let termination) = status { triggeringStatus = termination.shellStatus }
+            if case .unrunnable = status { triggeringStatus = 255 }
         }
         return triggered
     }
 
-    /// Whether the halt came from successes (`--halt now,success=N`): the run then exits 0.
-    var haltedBySuccess: Bool {
-        guard triggered, case .successes = policy.trigger else { return false }
-        return true
+    /// The exit status a halt sets, GNU parallel's: 0 for a success rule; the failing job's own for
+    /// `fail=1`; the percentage of jobs that failed for `fail=N%`. `nil`: the usual count of
+    /// failed jobs (``Tally/exitStatus``).
+    var exitStatus: Int32? {
+        guard triggered else { return nil }
+        switch policy.trigger {
+        case .successes, .successPercent: return 0
+        case .failures(1): return triggeringStatus
+        case .failurePercent: return Int32(min(100, failed * 100 / max(1, totalAtHalt)))
+        case .failures, .done, .donePercent: return nil
+        }
     }
 }

@@ -1,0 +1,160 @@
+import FutureCore
+import FutureProcess
+import Glibc
+import TestSupport
+import Testing
+
+/// GNU parallel's forms run through GNU parallel and futurerun on the same input: where futurerun
+/// says "same", the output is the same; a form it does not do is refused, never read as another.
+@Suite struct GNUForms {
+    /// What GNU parallel prints for `arguments` (with `-k`, so in input order, as futurerun).
+    private func gnu(_ arguments: [String]) -> String {
+        let line = (["parallel", "-k"] + arguments).map(quoted).joined(separator: " ")
+        return String(decoding: Command.shell(line).run().value.stdout.bytes(), as: UTF8.self)
+    }
+
+    @Test(arguments: [
+        ["echo {1} {2}", ":::", "A", "B", "C", ":::+", "x", "y", "z"],
+        ["echo {1} {2} {3}", ":::", "A", "B", ":::+", "x", "y", ":::", "1", "2"],
+        ["echo {-1}", ":::", "A", ":::", "B"],
+        ["echo {-2.} {-1/}", ":::", "a.txt", ":::", "d/b.c"],
+        ["echo {} {.} {/} {//} {/.}", ":::", "dir/a.tar.gz", "b"],
+        ["echo {2}-{1}", ":::", "a", "b", ":::", "1", "2"],
+    ])
+    func sameAsGNUParallel(arguments: [String]) {
+        #expect(access("/usr/bin/parallel", X_OK) == 0, "GNU parallel is needed to compare with (.ci/run installs it)")
+        let run = futurerun(["-q", "--each"] + arguments)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == gnu(arguments), "\(arguments)")
+    }
+
+    /// GNU parallel's exit status and output for `options` and the template over `arguments`.
+    private func gnuRun(_ options: [String], _ template: String, _ arguments: [String], in directory: String) -> (Int32, String) {
+        let line = (["parallel", "-k"] + options + [template, ":::"] + arguments).map(quoted).joined(separator: " ")
+        var command = Command.shell(line + " 2>/dev/null")
+        command.workingDirectory = directory
+        let result = command.run().value
+        return (result.status.shellStatus, String(decoding: result.stdout.bytes(), as: UTF8.self))
+    }
+
+    @Test(arguments: [
+        (["-j1", "--halt", "soon,fail=20%"], ["0", "1", "0", "1", "0", "1", "0", "0", "0", "0"]),
+        (["-j1", "--halt", "now,fail=1"], ["0", "3", "0"]),
+        (["-j1", "--halt", "soon,fail=1"], ["0", "3", "0"]),
+        (["-j1", "--halt", "soon,fail=2"], ["0", "3", "5", "0"]),
+        (["-j1", "--halt", "now,done=2"], ["3", "0", "0", "0"]),
+        (["-j1", "--halt", "soon,success=50%"], ["1", "0", "0", "1"]),
+        (["-j1", "--halt", "now,success=1"], ["1", "0", "1"]),
+        (["-j1", "--retries", "3"], ["0", "2"]),
+    ])
+    func haltAndRetriesEndAsGNUParallelsDo(options: [String], arguments: [String]) {
+        #expect(access("/usr/bin/parallel", X_OK) == 0, "GNU parallel is needed to compare with (.ci/run installs it)")
+        let scratch = Scratch()
+        // Each attempt leaves a line in a file of its own: retries are counted, not timed.
+        let template = "echo {} >> attempts.{}; echo job {}; exit {}"
+        let (gnuStatus, gnuOut) = gnuRun(options, template, arguments, in: scratch.path)
+        let gnuAttempts = Set(arguments).map { scratch.read("attempts.\($0)") ?? "" }.sorted()
+        for argument in Set(arguments) { unlink(scratch.file("attempts.\(argument)")) }
+        let run = futurerun(["-q"] + options + ["--each", template, ":::"] + arguments, directory: scratch.path)
+        #expect(run.status == gnuStatus, "\(options) \(arguments): GNU parallel exits \(gnuStatus)")
+        #expect(run.out == gnuOut, "\(options) \(arguments)")
+        #expect(Set(arguments).map { scratch.read("attempts.\($0)") ?? "" }.sorted() == gnuAttempts, "attempts")
+    }
+
+    @Test(arguments: [
+        (["-n", "0"], "echo hi", ["a", "b", "c"]),
+        (["--colsep", ","], "echo {2}:{1}:", [" a , b ", "c,d"]),
+        (["--trim", "n", "--colsep", ","], "echo {2}:{1}:", [" a , b "]),
+        (["--trim", "lr"], "echo [{}]", ["  x  ", "y"]),
+        (["--trim", "l"], "echo [{}]", ["  x  "]),
+        (["-n", "2"], "echo {1}-{2}", ["a", "b", "c"]),
+        (["-P", "2", "--max-procs", "2"], "echo {}", ["a", "b"]),
+    ])
+    func optionsAsGNUParallel(options: [String], template: String, arguments: [String]) {
+        #expect(access("/usr/bin/parallel", X_OK) == 0, "GNU parallel is needed to compare with (.ci/run installs it)")
+        let run = futurerun(["-q"] + options + ["--each", template, ":::"] + arguments)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == gnu(options + [template, ":::"] + arguments), "\(options) \(template)")
+    }
+
+    @Test func verboseAndLineBufferPrintAsGNUParallelDoes() {
+        let verbose = futurerun(["-q", "-v", "--each", "echo {}", ":::", "a", "b c"])
+        // GNU parallel prints the command lines on stdout; futurerun keeps stdout for the jobs.
+        #expect(verbose.errLines == ["echo a", "echo 'b c'"], "\(verbose.err)")
+        #expect(gnu(["-v", "echo", ":::", "a", "b c"]) == "echo a\na\necho 'b c'\nb c\n")
+        // The second job's line comes while the first job runs (it waits for the file the second
+        // makes after its line): printed as it comes, without a label.
+        let scratch = Scratch()
+        let made = quoted(scratch.file("made"))
+        let lines = futurerun([
+            "-q", "-j2", "--line-buffer",
+            "echo x; i=0; while [ ! -e \(made) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo x",
+            ":::", "echo y; touch \(made)",
+        ])
+        let printed = lines.out.split(separator: "\n")
+        #expect(printed.sorted() == ["x", "x", "y"], "lines as they are, no [label]: \(lines.out)")
+        #expect(printed.last == "x", "the first job's last line after the second job's: \(lines.out)")
+    }
+
+    @Test func aPerlExpressionIsRefusedAndNoFileIsLost() {
+        let scratch = Scratch()
+        for number in 1...3 { scratch.write("log.\(number)", "v\(number)\n") }
+        let run = futurerun(["-j1", "--each", "mv log.{} log.'{= $_++ =}'"], stdin: "3\n2\n1\n", directory: scratch.path)
+        #expect(run.status == 255)
+        #expect(run.err.contains("GNU parallel's {= perl expression =} is not futurerun's"), "\(run.err)")
+        #expect(scratch.entries().sorted() == ["log.1", "log.2", "log.3"])
+    }
+
+    @Test(arguments: [
+        (["--plus", "true"], "--plus"), (["-X", "true"], "-X"), (["-N", "2", "true"], "-N"),
+        (["--header", ":", "true"], "--header"),
+        (["-u", "true"], "-u"), (["--pipe", "wc"], "--pipe"),
+        (["--each", "echo {..}", "a"], "{..} (--plus)"),
+    ])
+    func gnuFormsFuturerunDoesNotDoAreRefusedByName(arguments: [String], names: String) {
+        let run = futurerun(arguments)
+        #expect(run.status == 255)
+        #expect(run.errLines.count == 1)
+        #expect(run.err.contains("GNU parallel's") && run.err.contains(names), "\(run.err)")
+        #expect(run.out == "")
+    }
+
+    @Test func minusCNamesGNUParallelsMeaningWhenItIsNoDirectory() {
+        let run = futurerun(["-C", ",", "true"])
+        #expect(run.status == 255)
+        #expect(run.err.contains("GNU parallel's -C is futurerun's --colsep"), "\(run.err)")
+    }
+
+    @Test func linkedListsNeedAListBefore() {
+        let run = futurerun(["--each", "echo {}", ":::+", "a"])
+        #expect(run.status == 255)
+        #expect(run.err.contains("a list before it to pair with"), "\(run.err)")
+    }
+
+    @Test func sighupStartsNothingNewAndLetsRunningJobsFinishAsGNUParallel() {
+        let scratch = Scratch()
+        let (started, go) = (quoted(scratch.file("started")), quoted(scratch.file("go")))
+        let first = "touch \(started); i=0; while [ ! -e \(go) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo 1"
+        // HUP once the first job runs; the first job ends after it (half a second, a bound only).
+        let run = futurerun(
+            ["-j1", first, ":::", "echo 2"],
+            shellPrefix: "( i=0; while [ ! -e \(started) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; "
+                + "kill -HUP $$; sleep 0.5; touch \(go) ) & ")
+        #expect(run.status == 0, "the run's own status, as GNU parallel's: \(run.err)")
+        #expect(run.out == "1\n", "the running job finished, the next never started")
+        #expect(run.err.contains("SIGHUP: no new job starts"), "\(run.err)")
+    }
+
+    @Test func sigusr1SaysWhichJobsRunAndTheRunGoesOn() {
+        let scratch = Scratch()
+        let (started, go) = (quoted(scratch.file("started")), quoted(scratch.file("go")))
+        let job = "touch \(started); i=0; while [ ! -e \(go) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo done"
+        let run = futurerun(
+            ["--names", "waiter", job],
+            shellPrefix: "( i=0; while [ ! -e \(started) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; "
+                + "kill -USR1 $$; sleep 1.2; touch \(go) ) & ")
+        #expect(run.status == 0)
+        #expect(run.out == "done\n")
+        #expect(run.err.contains("futurerun: running: waiter ("), "\(run.err)")
+    }
+}
