@@ -77,6 +77,34 @@ import Testing
         #expect(run.out == gnu(options + [template, ":::"] + arguments), "\(options) \(template)")
     }
 
+    @Test(arguments: [
+        (["-d", ","], "a,b,c"), (["-d", "\\t"], "a\tb"), (["-E", "END"], "a\nb\nEND\nc\n"),
+    ])
+    func inputSeparatorsAsGNUParallel(options: [String], input: String) {
+        let run = futurerun(["-q"] + options + ["--each", "echo [{}]"], stdin: input)
+        let line =
+            "printf '%s' \(quoted(input)) | parallel -k " + (options + ["echo", "[{}]"]).map(quoted).joined(separator: " ")
+        let gnu = String(decoding: Command.shell(line).run().value.stdout.bytes(), as: UTF8.self)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == gnu, "\(options)")
+    }
+
+    @Test func replaceStringAndSeveralArgumentFilesAsGNUParallel() {
+        let scratch = Scratch()
+        scratch.write("a", "1\n2\n")
+        scratch.write("b", "x\ny\n")
+        for options in [
+            ["-a", scratch.file("a"), "-a", scratch.file("b")], ["--link", "-a", scratch.file("a"), "-a", scratch.file("b")],
+        ] {
+            let run = futurerun(["-q"] + options + ["--each", "echo {1}{2}"])
+            #expect(run.out == gnu(options + ["echo", "{1}{2}"]), "\(options)")
+        }
+        let replaced = futurerun(["-q", "-I", "%", "--each", "echo [%]", ":::", "a", "b c"])
+        #expect(replaced.out == gnu(["-I", "%", "echo", "[%]", ":::", "a", "b c"]))
+        let twice = futurerun(["-a", scratch.file("a"), "-a", scratch.file("b")])
+        #expect(twice.status == 255 && twice.err.contains("works only with --each"), "\(twice.err)")
+    }
+
     @Test func verboseAndLineBufferPrintAsGNUParallelDoes() {
         let verbose = futurerun(["-q", "-v", "--each", "echo {}", ":::", "a", "b c"])
         // GNU parallel prints the command lines on stdout; futurerun keeps stdout for the jobs.
@@ -107,7 +135,7 @@ import Testing
 
     @Test(arguments: [
         (["--plus", "true"], "--plus"), (["-X", "true"], "-X"), (["-N", "2", "true"], "-N"),
-        (["--header", ":", "true"], "--header"),
+        (["--header", ":", "true"], "--header"), (["--shuf", "true"], "--shuf"),
         (["-u", "true"], "-u"), (["--pipe", "wc"], "--pipe"),
         (["--each", "echo {..}", "a"], "{..} (--plus)"),
     ])

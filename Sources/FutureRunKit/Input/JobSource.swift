@@ -91,10 +91,12 @@ public final class JobSource: Sendable {
             template = nil
             headerTemplate = nil
             headerWords = 0
-            let reader = LineReader(descriptor: input ?? 0, nullSeparated: options.nullSeparated, keep: Self.commandLimit + 1)
+            let reader = LineReader(
+                descriptor: input ?? 0, separator: options.recordSeparator, endMarker: options.endMarker,
+                keep: Self.commandLimit + 1)
             generator = .commandLines(LineReaderBox(reader))
         case .templateLines(let bytes, _):
-            let (header, words, template) = try Self.templates(bytes)
+            let (header, words, template) = try Self.templates(Self.replacingStandIn(bytes, options.replacement))
             self.template = template
             headerTemplate = header
             headerWords = words
@@ -105,10 +107,11 @@ public final class JobSource: Sendable {
                     expected: "only {1} with one argument per input line (or -n N, or --colsep)")
             }
             let reader = LineReader(
-                descriptor: input ?? 0, nullSeparated: options.nullSeparated, keep: Self.keep(for: template, options))
+                descriptor: input ?? 0, separator: options.recordSeparator, endMarker: options.endMarker,
+                keep: Self.keep(for: template, options))
             generator = .argumentLines(LineReaderBox(reader))
         case .template(let bytes, let argumentLists, let linked):
-            let (header, words, template) = try Self.templates(bytes)
+            let (header, words, template) = try Self.templates(Self.replacingStandIn(bytes, options.replacement))
             self.template = template
             headerTemplate = header
             headerWords = words
@@ -349,6 +352,23 @@ public final class JobSource: Sendable {
         }
     }
 
+    /// `template` with each `-I` stand-in made `{}`.
+    static func replacingStandIn(_ template: [UInt8], _ standIn: [UInt8]?) -> [UInt8] {
+        guard let standIn, !standIn.isEmpty else { return template }
+        var result: [UInt8] = []
+        var index = 0
+        while index < template.count {
+            if template[index...].starts(with: standIn) {
+                result += Array("{}".utf8)
+                index += standIn.count
+            } else {
+                result.append(template[index])
+                index += 1
+            }
+        }
+        return result
+    }
+
     /// `argument` without the spaces and tabs `trim` takes.
     static func trimmed(_ argument: [UInt8], _ trim: Options.Trim) -> [UInt8] {
         let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
@@ -377,7 +397,8 @@ public final class JobSource: Sendable {
             let descriptor = path == "-" ? 0 : open(path.systemPath, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }
             defer { if descriptor != 0 { close(descriptor) } }
-            let reader = LineReader(descriptor: descriptor, nullSeparated: options.nullSeparated, keep: commandLimit + 1)
+            let reader = LineReader(
+                descriptor: descriptor, separator: options.recordSeparator, endMarker: options.endMarker, keep: commandLimit + 1)
             var words: [[UInt8]] = []
             while let record = reader.next() {
                 guard !record.isCut else { throw .unreadableFile(path: path, reason: tooLong(input: record.length)) }

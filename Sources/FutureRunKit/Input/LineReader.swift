@@ -25,14 +25,33 @@ final class LineReader {
     private var atEnd = false
     private(set) var readError: Int32?
 
-    init(descriptor: Int32, nullSeparated: Bool, keep: Int) {
+    /// A record equal to this ends the input (xargs' and GNU parallel's `-E`).
+    private let endMarker: [UInt8]?
+
+    /// - Parameters:
+    ///   - separator: the byte that ends a record (newline, NUL for `-0`, `-d`'s).
+    ///   - endMarker: a record equal to it ends the input, unread past it.
+    init(descriptor: Int32, separator: UInt8, endMarker: [UInt8]? = nil, keep: Int) {
         self.descriptor = descriptor
-        self.separator = nullSeparated ? 0 : 0x0A
+        self.separator = separator
+        self.endMarker = endMarker
         self.keep = keep
     }
 
-    /// The next record, blocking until it is complete or the input ends; `nil` at the end.
+    /// The next record, blocking until it is complete or the input ends; `nil` at the end (or at
+    /// the end marker, and from then on).
     func next() -> Record? {
+        guard let record = nextRecord() else { return nil }
+        if let endMarker, record.bytes == endMarker, !record.isCut {
+            atEnd = true
+            (start, end, pendingLength) = (0, 0, 0)
+            pending = []
+            return nil
+        }
+        return record
+    }
+
+    private func nextRecord() -> Record? {
         while true {
             if start < end {
                 if let at = separatorIndex() {

@@ -102,7 +102,9 @@ extension OptionDeclaration.Value {
 struct ParsedOptions {
     var options = Options()
     var template: [UInt8]?
-    var argumentFile: String?
+    /// `-a FILE`, each time it is given: one file is the job list (or `--each`'s arguments);
+    /// several, with `--each`, are argument lists, as `:::: A B`.
+    var argumentFiles: [String] = []
     /// `--help` or `--version`: answer that and run nothing.
     var answer: Invocation?
     /// Set by `--each`: every later word is an argument.

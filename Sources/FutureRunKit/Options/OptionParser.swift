@@ -145,18 +145,28 @@ public struct OptionParser {
 
     private func makeSource(operands: [[UInt8]]) throws(UsageError) -> Options.Source {
         if let template = parsed.template {
-            if operands.isEmpty { return .templateLines(template, file: parsed.argumentFile) }
-            if parsed.argumentFile != nil { throw .conflictingOptions("-a/--arg-file", "arguments after the template") }
+            if operands.isEmpty {
+                let files = parsed.argumentFiles
+                // Several -a files are lists, combined (or paired with --link), as in GNU parallel.
+                if files.count > 1 { return .template(template, lists: files.map { .file($0) }, linked: []) }
+                return .templateLines(template, file: files.first)
+            }
+            if !parsed.argumentFiles.isEmpty { throw .conflictingOptions("-a/--arg-file", "arguments after the template") }
             let (lists, linked) = try Self.argumentLists(operands)
             if lists.count == 1, case .file(let path) = lists[0] { return .templateLines(template, file: path) }
             return .template(template, lists: lists, linked: linked)
         }
         if operands.first == Self.fileSeparator {
-            guard operands.count == 2, parsed.argumentFile == nil else { throw .jobFileSeparatorMisused }
+            guard operands.count == 2, parsed.argumentFiles.isEmpty else { throw .jobFileSeparatorMisused }
             return .commandLines(file: ArgumentText.decode(operands[1]))
         }
-        if operands.isEmpty { return .commandLines(file: parsed.argumentFile) }
-        if parsed.argumentFile != nil {
+        if parsed.argumentFiles.count > 1 {
+            throw .needsOption(
+                option: "-a given twice", needs: "--each (each file is then a list of arguments)",
+                example: "futurerun --each 'echo {1} {2}' -a a.txt -a b.txt")
+        }
+        if operands.isEmpty { return .commandLines(file: parsed.argumentFiles.first) }
+        if !parsed.argumentFiles.isEmpty {
             throw .conflictingOptions("-a/--arg-file", "a command (use --each TEMPLATE -a FILE for one job per line)")
         }
         if operands.contains(Self.fileSeparator) { throw .jobFileSeparatorMisused }

@@ -6,8 +6,12 @@ extension OptionDeclaration {
         .init(
             ["arg-file"], short: "a", value: .file(), example: "-a jobs.txt", section: .input,
             help: ["read jobs (or --each arguments) from FILE: -a jobs.txt; - is stdin"],
-            manual: "Read jobs, or the arguments of `--each`, one per line from FILE; `-` is stdin.",
-            effect: { parsed, value throws(UsageError) in parsed.argumentFile = value }),
+            manual: """
+                Read jobs, or the arguments of `--each`, one per line from FILE; `-` is stdin. Given \
+                again, with `--each`, each file is a list of arguments, combined with the others \
+                (paired with `--link`), as in GNU parallel.
+                """,
+            effect: { parsed, value throws(UsageError) in parsed.argumentFiles.append(value!) }),
         .init(
             ["each"], value: .text("TEMPLATE"), example: "--each 'gzip {}' *.log", section: .input,
             help: [
@@ -33,6 +37,34 @@ extension OptionDeclaration {
             help: ["input records end with NUL, not newline: find -print0 | futurerun -0 ..."],
             manual: "Input records end with NUL instead of newline.",
             effect: { parsed, _ throws(UsageError) in parsed.options.nullSeparated = true }),
+        .init(
+            ["replace"], short: "I", value: .text("STR"), example: "-I %", section: .input,
+            help: ["STR in the template stands for {}: -I % --each 'mv % %.bak'"],
+            manual: "In the `--each` template, STR stands for `{}` (xargs' and GNU parallel's `-I`).",
+            effect: { parsed, value throws(UsageError) in
+                guard !value!.isEmpty else { throw .invalidValue(option: "--replace", value: "", expected: "a string, as in %") }
+                parsed.options.replacement = ArgumentText.bytes(value!)
+            }),
+        .init(
+            ["delimiter"], short: "d", value: .text("DELIM"), example: "-d ,", section: .input,
+            help: ["input records end with DELIM, one byte or \\n \\t \\0: -d ,"],
+            manual: """
+                Input records end with DELIM instead of newline: one byte, or `\\n`, `\\t`, `\\0`, `\\\\` \
+                (xargs' and GNU parallel's `-d`).
+                """,
+            effect: { parsed, value throws(UsageError) in
+                let escapes: [String: UInt8] = ["\\n": 0x0A, "\\t": 0x09, "\\0": 0, "\\\\": 0x5C]
+                let bytes = Array(value!.utf8)
+                guard let byte = escapes[value!] ?? (bytes.count == 1 ? bytes[0] : nil) else {
+                    throw .invalidValue(option: "--delimiter", value: value!, expected: "one byte, or \\n, \\t, \\0")
+                }
+                parsed.options.delimiter = byte
+            }),
+        .init(
+            ["eof"], short: "E", value: .text("STR"), example: "-E END", section: .input,
+            help: ["an input record equal to STR ends the input: -E END"],
+            manual: "An input record equal to STR ends the input; nothing after it is read (xargs' and GNU parallel's `-E`).",
+            effect: { parsed, value throws(UsageError) in parsed.options.endMarker = ArgumentText.bytes(value!) }),
         .init(
             ["max-args"], short: "n", value: .text("N"), example: "-n 10", section: .input,
             help: ["up to N arguments per job: -n 10 ({} is all of them, each quoted)"],

@@ -39,6 +39,15 @@ public struct Options: Sendable, Equatable {
     public var jobs: Jobs = .cpus
     public var shell = "/bin/sh"
     public var nullSeparated = false
+    /// `-d`: the byte that ends an input record instead of newline.
+    public var delimiter: UInt8?
+    /// `-I`: a string that stands for `{}` in the template.
+    public var replacement: [UInt8]?
+    /// `-E`: an input record equal to this ends the input.
+    public var endMarker: [UInt8]?
+
+    /// The byte that ends an input record: `-d`'s, NUL with `-0`, else newline.
+    var recordSeparator: UInt8 { delimiter ?? (nullSeparated ? 0 : 0x0A) }
     public var link = false
     /// `--trim`: blanks trimmed around each argument or column; `nil`: GNU parallel's default
     /// (both with `--colsep`, else none).
