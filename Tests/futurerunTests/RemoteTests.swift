@@ -284,6 +284,19 @@ import Testing
         #expect(run.out == " ff 41 c0\n")
     }
 
+    @Test func theDescriptorLimitCapsTheHostsSlotsTogether() throws {
+        let hosts = try startHosts()
+        let scratch = Scratch()
+        // ulimit -n 100: (100 - 64) / 4 = 9 jobs at once, whatever the 100 slots; all run.
+        let job = "date +%s%N > \(quoted(scratch.path))/start.{}; sleep 0.5; date +%s%N > \(quoted(scratch.path))/end.{}"
+        let run = remote(
+            hosts, scratch, ["-S", "100/h2", "--each", job] + (1...20).map(String.init), shellPrefix: "ulimit -n 100; ")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(maximumOverlap(scratch, jobs: 20) <= 9)
+        #expect(!run.err.contains("refused"), "planned within the limit, not found by refused spawns: \(run.err)")
+        expectConnectionsClosed(scratch)
+    }
+
     @Test func connectionsOpenAsJobsNeedThem() throws {
         let hosts = try startHosts()
         let scratch = Scratch()

@@ -95,7 +95,7 @@ struct Plan {
             }
             schedulerSettings.hosts = HostFleet.Settings(
                 hosts: hosts, ssh: ssh, forwarded: Self.forwarded(options.forwardedVariables), jobs: options.jobs,
-                localWidth: width, controlDirectory: controlDirectory)
+                localWidth: width, runningLimit: Self.runningLimit(), controlDirectory: controlDirectory)
         }
     }
 
@@ -164,6 +164,13 @@ struct Plan {
         return (
             fit, "running at most \(fit) jobs at once instead of \(asked): the descriptor limit (ulimit -n) is \(limit.rlim_cur)"
         )
+    }
+
+    /// How many jobs may run at once over all hosts: each is an `ssh` here with its pipes, so the
+    /// descriptor and process limits that cap `-j` cap the hosts' slots together too.
+    private static func runningLimit() -> Int {
+        let (fit, _) = capByDescriptorLimit(Int.max, requested: .count(0))
+        return capByProcessLimit(fit, requested: .count(0))?.0 ?? fit
     }
 
     /// A job is a shell and usually a command: about three processes. Under a low process limit

@@ -24,6 +24,8 @@ final class HostFleet: Sendable {
         var jobs: Options.Jobs
         /// This machine's width in a local run, for `:` without `N/`.
         var localWidth: Int
+        /// How many jobs may run at once over all hosts (the descriptor and process limits).
+        var runningLimit: Int = .max
         /// A private directory for the connections' control sockets; removed by ``close()``.
         var controlDirectory: String
     }
@@ -48,6 +50,7 @@ final class HostFleet: Sendable {
         self.announce = announce
         let roster = HostRoster(settings.hosts, jobs: settings.jobs, localWidth: settings.localWidth)
         pool = CommandPool(laneWidths: settings.hosts.indices.map { roster.width(of: $0) })
+        pool.width = settings.runningLimit
         state = Locked((roster, [:]))
         remotes = settings.hosts.enumerated().map { index, spec in
             spec.isLocal
