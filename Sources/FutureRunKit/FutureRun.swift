@@ -18,6 +18,7 @@ public enum FutureRun {
         } catch {
             return fail(error.description)
         }
+        SignalWatcher.start()
         do {
             let plan = try Plan(options: options)
             if options.dryRun { return dryRun(plan) }

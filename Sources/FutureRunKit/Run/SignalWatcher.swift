@@ -18,10 +18,10 @@ import Synchronization
 ///   terminal's signals reach only futurerun: it passes them on.
 ///
 /// ``prepare()`` must run first thing in `main`, before any thread exists, so that every thread
-/// inherits the blocked mask; it starts the watching thread too, so a signal is answered at once
-/// even while the plan waits (a FIFO named by `-a` blocks `open` until a writer comes): before a
-/// run has set its handlers (``handle(stop:kill:)``), a stop signal ends futurerun with 128 + N,
-/// nothing having run.
+/// inherits the blocked mask. ``start()`` starts the watching thread once the arguments are read,
+/// before the plan, so that a signal is answered at once even while the plan waits (a FIFO named
+/// by `-a` blocks `open` until a writer comes): before a run has set its handlers
+/// (``handle(stop:kill:drain:report:)``), a stop signal ends futurerun with 128 + N, nothing having run.
 public enum SignalWatcher {
     static let watched: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGTSTP, SIGCONT]
     private static let received = Atomic<Int32>(0)
@@ -45,7 +45,6 @@ public enum SignalWatcher {
             ProcessSignals.ignore(SIGPIPE)
             ProcessEngine.shared.resetInChildren([SIGPIPE])
         }
-        start()
     }
 
     /// What a run does on a signal, each on the watching thread: `stop` for the first SIGINT or
@@ -58,7 +57,8 @@ public enum SignalWatcher {
         handlers.withLock { $0 = Handlers(stop: stop, kill: kill, drain: drain, report: report) }
     }
 
-    private static func start() {
+    /// Starts the watching thread (once; `--help` and `--version` need none).
+    public static func start() {
         OSThread.detach(name: "futurerun-signal") {
             while true {
                 let signal = ProcessSignals.wait(for: watched)
