@@ -117,7 +117,7 @@ public enum FutureRun {
         var outputError: OutputError?
         do throws(OutputError) {
             if plan.options.live {
-                try LivePrinter(scheduler: scheduler, reporter: reporter, wakeUp: wakeUp, labels: plan.options.liveLabels).run()
+                try LivePrinter(scheduler: scheduler, reporter: reporter, wakeUp: wakeUp, mode: plan.options.liveMode).run()
             } else {
                 try OrderedPrinter(
                     scheduler: scheduler, reporter: reporter, streamsLive: plan.streamsLive, tag: plan.options.tag

@@ -69,6 +69,8 @@ import Testing
         (["--trim", "l"], "echo [{}]", ["  x  "]),
         (["-n", "2"], "echo {1}-{2}", ["a", "b", "c"]),
         (["-P", "2", "--max-procs", "2"], "echo {}", ["a", "b"]),
+        (["-N", "2"], "echo {1}+{2}", ["a", "b", "c"]),
+        (["-N", "3"], "echo {}", ["a", "b", "c", "d"]),
     ])
     func optionsAsGNUParallel(options: [String], template: String, arguments: [String]) {
         #expect(access("/usr/bin/parallel", X_OK) == 0, "GNU parallel is needed to compare with (.ci/run installs it)")
@@ -124,6 +126,34 @@ import Testing
         #expect(printed.last == "x", "the first job's last line after the second job's: \(lines.out)")
     }
 
+    @Test func ungroupedOutputComesAsItIsReadHalfLinesToo() {
+        // The first job's half line is printed before the second job runs: it waits for the file
+        // the second makes, and the second only starts once the first has printed (-j2 both run).
+        let scratch = Scratch()
+        let (half, made) = (quoted(scratch.file("half")), quoted(scratch.file("made")))
+        let wait = { (file: String) in "i=0; while [ ! -e \(file) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done" }
+        let run = futurerun([
+            "-q", "-j2", "-u", "printf 'a'; touch \(half); \(wait(made)); echo b", ":::", "\(wait(half)); echo c; touch \(made)",
+        ])
+        #expect(run.status == 0)
+        #expect(run.out == "ac\nb\n", "a half line, then the other job's line: \(run.out)")
+    }
+
+    @Test func shufRunsEveryJobOnceInARandomOrderNumberedInThatOrder() {
+        let arguments = (1...30).map(String.init)
+        var orders: [[String]] = []
+        for _ in 1...2 {
+            let run = futurerun(["-q", "--shuf", "--each", "echo {#}:{}", ":::"] + arguments)
+            let lines = run.out.split(separator: "\n").map { $0.split(separator: ":").map(String.init) }
+            #expect(lines.map { $0[0] } == arguments, "{#} counts in the shuffled order")
+            #expect(lines.map { $0[1] }.sorted() == arguments.sorted(), "every job once")
+            orders.append(lines.map { $0[1] })
+        }
+        // Both in input order by chance: 1 in (30!)^2.
+        #expect(orders.contains { $0 != arguments }, "a random order")
+        #expect(futurerun(["--shuf", "--resume", "--joblog", "/dev/null", "true"]).status == 255)
+    }
+
     @Test func aPerlExpressionIsRefusedAndNoFileIsLost() {
         let scratch = Scratch()
         for number in 1...3 { scratch.write("log.\(number)", "v\(number)\n") }
@@ -134,9 +164,9 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--plus", "true"], "--plus"), (["-X", "true"], "-X"), (["-N", "2", "true"], "-N"),
-        (["--header", ":", "true"], "--header"), (["--shuf", "true"], "--shuf"),
-        (["-u", "true"], "-u"), (["--pipe", "wc"], "--pipe"),
+        (["--plus", "true"], "--plus"), (["-X", "true"], "-X"),
+        (["--header", ":", "true"], "--header"),
+        (["--pipe", "wc"], "--pipe"),
         (["--each", "echo {..}", "a"], "{..} (--plus)"),
     ])
     func gnuFormsFuturerunDoesNotDoAreRefusedByName(arguments: [String], names: String) {

@@ -29,7 +29,8 @@ import Testing
     }
 
     /// A full disk, as a file-size limit makes it (writes past it fail with EFBIG).
-    @Test func junitStaysValidXMLWhenADiskFillsMidRun() throws {
+    @Test(.disabled(if: isThreadSanitized, "the thread sanitizer's own files cannot live under the file-size limit"))
+    func junitStaysValidXMLWhenADiskFillsMidRun() throws {
         #expect(access("/usr/bin/python3", X_OK) == 0, "python3 reads the XML back (.ci/run installs it)")
         let scratch = Scratch()
         let run = futurerun(

@@ -45,10 +45,13 @@ public final class JobSource: Sendable {
         case combinations(lists: [[[UInt8]]], groups: [[Int]], next: [Int]?)
         /// `-n N` over one list: N consecutive arguments per job.
         case groups([[UInt8]], size: Int, next: Int)
+        /// `--shuf`: every job of the input, read ahead, in a random order (and the error that
+        /// ended reading it, if one did).
+        case shuffled([Item], next: Int, readError: Int32?)
     }
 
     /// One job before it is numbered: a command line, a template's arguments, or why it cannot run.
-    private enum Item {
+    enum Item {
         case command([UInt8])
         case arguments([[UInt8]])
         case invalid(String, label: [UInt8])
@@ -135,10 +138,26 @@ public final class JobSource: Sendable {
             }
         }
         state = Locked(State(generator: generator))
-        try checkKnownGraph(generator)
+        if options.shuffle { shuffle() }
+        try checkKnownGraph(state.withLock { $0.generator })
         if let shard = selection.shard {
             let said = prepareShard(shard)
             notice.withLock { $0 = said }
+        }
+    }
+
+    /// `--shuf`: reads the whole input now and hands its jobs over in a random order, numbered in
+    /// that order (GNU parallel's `{#}` under `--shuf` too).
+    private func shuffle() {
+        state.withLock { state in
+            var items: [Item] = []
+            while let item = nextItem(&state.generator) { items.append(item) }
+            items.shuffle()
+            total.withLock { $0 = items.count }
+            var readError: Int32?
+            if case .commandLines(let box) = state.generator { readError = box.reader.readError }
+            if case .argumentLines(let box) = state.generator { readError = box.reader.readError }
+            state.generator = .shuffled(items, next: 0, readError: readError)
         }
     }
 
@@ -162,7 +181,7 @@ public final class JobSource: Sendable {
     /// bad usage: nothing runs. (Streamed input finds out job by job: that job fails.)
     private func checkKnownGraph(_ generator: Generator) throws(UsageError) {
         switch generator {
-        case .commands, .combinations, .groups: break
+        case .commands, .combinations, .groups, .shuffled: break
         case .commandLines, .argumentLines: return
         }
         guard headerTemplate != nil || Self.mayHoldHeaders(generator) else { return }
@@ -233,6 +252,7 @@ public final class JobSource: Sendable {
         state.withLock { state in
             switch state.generator {
             case .commandLines(let box), .argumentLines(let box): box.reader.readError
+            case .shuffled(_, _, let readError): readError
             case .commands, .combinations, .groups: nil
             }
         }
@@ -244,6 +264,10 @@ public final class JobSource: Sendable {
             guard next < commands.count else { return nil }
             generator = .commands(commands, next: next + 1)
             return .command(commands[next])
+        case .shuffled(let items, let next, let readError):
+            guard next < items.count else { return nil }
+            generator = .shuffled(items, next: next + 1, readError: readError)
+            return items[next]
         case .commandLines(let box):
             while let record = box.reader.next() {
                 if record.isCut { return .invalid(Self.tooLong(input: record.length), label: Array(record.bytes.prefix(64))) }

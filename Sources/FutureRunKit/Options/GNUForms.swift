@@ -5,17 +5,12 @@ enum GNUForms {
     /// Options, with and without their dashes as typed (`--plus`, `-X`).
     static let options: [String: String] = [
         "--plus": "its replacement strings are not supported; use {.} {/} {//} {/.} or the shell's ${x%.*}",
-        "-N": "use -n N (up to N arguments, {1}..{N}, per job)",
-        "--max-replace-args": "use -n N (up to N arguments, {1}..{N}, per job)",
         "--header": "not supported; skip a header line with tail -n +2",
         "-X": "not supported; use -n N to give each job N arguments",
         "-m": "not supported; use -n N to give each job N arguments",
         "--xargs": "not supported; use -n N to give each job N arguments",
-        "-u": "not supported; --live shows each job's lines as they come",
-        "--ungroup": "not supported; --live shows each job's lines as they come",
         "--files": "not supported; --results DIR keeps each job's output in files",
         "--tagstring": "not supported; --names NAMES with --tag prefixes each line with a job's name",
-        "--shuf": "not supported; shuffle the input with shuf",
         "--pipe": "not supported yet",
         "--pipepart": "not supported yet",
         "--pipe-part": "not supported yet",

@@ -38,6 +38,14 @@ extension OptionDeclaration {
             manual: "Input records end with NUL instead of newline.",
             effect: { parsed, _ throws(UsageError) in parsed.options.nullSeparated = true }),
         .init(
+            ["shuf"], example: "--shuf", section: .input,
+            help: ["run the jobs in a random order (the input is read whole first)"],
+            manual: """
+                Read the whole input first and run its jobs in a random order, numbered (`{#}`) in \
+                that order, as GNU parallel's `--shuf`. Not with `--resume` (it knows jobs by number).
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.shuffle = true }),
+        .init(
             ["replace"], short: "I", value: .text("STR"), example: "-I %", section: .input,
             help: ["STR in the template stands for {}: -I % --each 'mv % %.bak'"],
             manual: "In the `--each` template, STR stands for `{}` (xargs' and GNU parallel's `-I`).",
@@ -66,12 +74,14 @@ extension OptionDeclaration {
             manual: "An input record equal to STR ends the input; nothing after it is read (xargs' and GNU parallel's `-E`).",
             effect: { parsed, value throws(UsageError) in parsed.options.endMarker = ArgumentText.bytes(value!) }),
         .init(
-            ["max-args"], short: "n", value: .text("N"), example: "-n 10", section: .input,
+            ["max-args", "max-replace-args"], short: "n", shortAliases: ["N"], value: .text("N"), example: "-n 10",
+            section: .input,
             help: ["up to N arguments per job: -n 10 ({} is all of them, each quoted)"],
             manual: """
                 Give each job up to N arguments (the last job may get fewer). `{}` is all of them, \
-                each quoted; `{1}` .. `{N}` one each. `0`, as in GNU parallel: one job per argument, \
-                run without it. Needs `--each` and one argument list.
+                each quoted; `{1}` .. `{N}` one each (a missing one is empty). `0`, as in GNU parallel: \
+                one job per argument, run without it. `-N` is the same: GNU parallel's `-N` with \
+                `{1}` .. `{N}`. Needs `--each` and one argument list.
                 """,
             effect: { parsed, value throws(UsageError) in
                 parsed.options.maxArguments = try OptionValue.count(value!, option: "--max-args")
@@ -341,7 +351,18 @@ extension OptionDeclaration {
                 """,
             effect: { parsed, _ throws(UsageError) in
                 parsed.options.live = true
-                parsed.options.liveLabels = false
+                parsed.options.liveMode = .lines
+            }),
+        .init(
+            ["ungroup"], short: "u", example: "-u", section: .output,
+            help: ["print output as it is read, half lines too (GNU parallel's -u)"],
+            manual: """
+                Print each job's output as it is read, half lines too, so lines of jobs running at \
+                once may mix: GNU parallel's `-u`. The fastest way, for output nothing reads line by line.
+                """,
+            effect: { parsed, _ throws(UsageError) in
+                parsed.options.live = true
+                parsed.options.liveMode = .asRead
             }),
         .init(
             ["names"], value: .text("A,B,..."), example: "--names lint,test", section: .output,

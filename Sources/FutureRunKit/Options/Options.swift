@@ -41,6 +41,8 @@ public struct Options: Sendable, Equatable {
     public var nullSeparated = false
     /// `-d`: the byte that ends an input record instead of newline.
     public var delimiter: UInt8?
+    /// `--shuf`: the whole input is read first and its jobs run in a random order.
+    public var shuffle = false
     /// `-I`: a string that stands for `{}` in the template.
     public var replacement: [UInt8]?
     /// `-E`: an input record equal to this ends the input.
@@ -52,8 +54,9 @@ public struct Options: Sendable, Equatable {
     /// `--trim`: blanks trimmed around each argument or column; `nil`: GNU parallel's default
     /// (both with `--colsep`, else none).
     public var trim: Trim?
-    /// `--live` prefixes each line with its job's `[label]`; `--line-buffer` does not.
-    public var liveLabels = true
+    /// With `--live`: whole lines with `[label]`; `--line-buffer`: whole lines as they are; `-u`:
+    /// bytes as they are read.
+    var liveMode: LivePrinter.Mode = .labeledLines
 
     /// Which side of an argument `--trim` takes blanks from.
     public enum Trim: Sendable, Equatable {

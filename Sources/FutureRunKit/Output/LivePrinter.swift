@@ -21,15 +21,23 @@ final class LivePrinter {
     private var active: [Active] = []
 
     /// - Parameter wakeUp: signalled by the scheduler for every new job, and by the jobs' output.
-    /// Whether lines carry their job's `[label]` (`--live`) or are printed as they are
-    /// (`--line-buffer`, GNU parallel's).
-    private let labels: Bool
+    /// How output is passed on as it comes.
+    enum Mode: Sendable, Equatable {
+        /// Whole lines, each with its job's `[label]` (`--live`).
+        case labeledLines
+        /// Whole lines as they are (`--line-buffer`, GNU parallel's).
+        case lines
+        /// Bytes as they are read, half lines too, so jobs' lines may mix (`-u`, GNU parallel's).
+        case asRead
+    }
 
-    init(scheduler: Scheduler, reporter: JobReporter, wakeUp: DispatchSemaphore, labels: Bool = true) {
+    private let mode: Mode
+
+    init(scheduler: Scheduler, reporter: JobReporter, wakeUp: DispatchSemaphore, mode: Mode = .labeledLines) {
         self.scheduler = scheduler
         self.reporter = reporter
         self.wakeUp = wakeUp
-        self.labels = labels
+        self.mode = mode
     }
 
     func run() throws(OutputError) {
@@ -64,6 +72,7 @@ final class LivePrinter {
             follow(job, run.stdout, run.stderr)
         }
         guard let streams = job.streams else { return false }
+        let labels = mode == .labeledLines
         let prefix = labels ? "[\(Style.sanitize(job.ticket.job.label))] " : ""
         let styled = labels ? Array(reporter.style.palette(prefix, index: job.ticket.job.number).utf8) : []
         try emitLines(&job.partial.out, streams.out.consume(), prefix: styled, job: job.ticket.job, isError: false)
@@ -96,6 +105,7 @@ final class LivePrinter {
         _ partial: inout [UInt8], _ bytes: [UInt8], prefix: [UInt8], job: Job, isError: Bool
     ) throws(OutputError) {
         guard !bytes.isEmpty else { return }
+        if mode == .asRead { return try reporter.output(job, bytes, isError: isError, show: true) }
         partial += bytes
         guard let lastNewline = partial.lastIndex(of: 0x0A) else { return }
         var block: [UInt8] = []
