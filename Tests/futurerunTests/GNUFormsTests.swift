@@ -189,28 +189,29 @@ import Testing
         #expect(run.err.contains("a list before it to pair with"), "\(run.err)")
     }
 
-    @Test func sighupStartsNothingNewAndLetsRunningJobsFinishAsGNUParallel() {
+    /// futurerun running `arguments`, where `{job}` stands for a job that starts, waits to be let
+    /// go, then prints `says`; futurerun gets `signal` once that job runs, and the job is let go
+    /// `after` that (a bound only).
+    private func signalWhileAJobWaits(
+        _ signal: String, after: String, says: String, _ arguments: (String) -> [String]
+    ) -> Outcome {
         let scratch = Scratch()
         let (started, go) = (quoted(scratch.file("started")), quoted(scratch.file("go")))
-        let first = "touch \(started); i=0; while [ ! -e \(go) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo 1"
-        // HUP once the first job runs; the first job ends after it (half a second, a bound only).
-        let run = futurerun(
-            ["-j1", first, ":::", "echo 2"],
-            shellPrefix: "( i=0; while [ ! -e \(started) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; "
-                + "kill -HUP $$; sleep 0.5; touch \(go) ) & ")
+        let wait = { (file: String) in "i=0; while [ ! -e \(file) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done" }
+        return futurerun(
+            arguments("touch \(started); \(wait(go)); echo \(says)"),
+            shellPrefix: "( \(wait(started)); kill -\(signal) $$; sleep \(after); touch \(go) ) & ")
+    }
+
+    @Test func sighupStartsNothingNewAndLetsRunningJobsFinishAsGNUParallel() {
+        let run = signalWhileAJobWaits("HUP", after: "0.5", says: "1") { ["-j1", $0, ":::", "echo 2"] }
         #expect(run.status == 0, "the run's own status, as GNU parallel's: \(run.err)")
         #expect(run.out == "1\n", "the running job finished, the next never started")
         #expect(run.err.contains("SIGHUP: no new job starts"), "\(run.err)")
     }
 
     @Test func sigusr1SaysWhichJobsRunAndTheRunGoesOn() {
-        let scratch = Scratch()
-        let (started, go) = (quoted(scratch.file("started")), quoted(scratch.file("go")))
-        let job = "touch \(started); i=0; while [ ! -e \(go) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo done"
-        let run = futurerun(
-            ["--names", "waiter", job],
-            shellPrefix: "( i=0; while [ ! -e \(started) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; "
-                + "kill -USR1 $$; sleep 1.2; touch \(go) ) & ")
+        let run = signalWhileAJobWaits("USR1", after: "1.2", says: "done") { ["--names", "waiter", $0] }
         #expect(run.status == 0)
         #expect(run.out == "done\n")
         #expect(run.err.contains("futurerun: running: waiter ("), "\(run.err)")
