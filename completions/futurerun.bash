@@ -24,6 +24,7 @@ _futurerun() {
         --env) COMPREPLY=(); return ;;
         --shard) COMPREPLY=($(compgen -W "auto 1/2 2/2" -- "$cur")); return ;;
         --shard-timings) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --tagstring|--tag-string) COMPREPLY=(); return ;;
         --names) COMPREPLY=(); return ;;
         --color|--colour) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --ci) COMPREPLY=($(compgen -W "auto github gitlab none" -- "$cur")); return ;;
@@ -34,7 +35,7 @@ _futurerun() {
         --timeline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-a --arg-file --each --link -0 --null --shuf -I --replace -d --delimiter -E --eof -n -N --max-args --max-replace-args --colsep --trim -j -P --jobs --max-procs --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay -r --no-run-if-empty --dry-run --dryrun -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --live --line-buffer --linebuffer --lb -u --ungroup --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --json --junit --results --timeline -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-a --arg-file --each --link -0 --null --shuf -I --replace -d --delimiter -E --eof -n -N --max-args --max-replace-args --colsep --trim -j -P --jobs --max-procs --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay -r --no-run-if-empty --dry-run --dryrun -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --tagstring --tag-string --live --line-buffer --linebuffer --lb -u --ungroup --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --json --junit --results --timeline -h --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -c -- "$cur"))
     fi

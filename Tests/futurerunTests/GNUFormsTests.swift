@@ -70,6 +70,8 @@ import Testing
         (["-n", "2"], "echo {1}-{2}", ["a", "b", "c"]),
         (["-P", "2", "--max-procs", "2"], "echo {}", ["a", "b"]),
         (["-N", "2"], "echo {1}+{2}", ["a", "b", "c"]),
+        (["--tagstring", "{#}-{}"], "echo {}", ["a", "b c"]),
+        (["--tag"], "echo {}", [String(repeating: "long", count: 20), "b"]),
         (["-N", "3"], "echo {}", ["a", "b", "c", "d"]),
     ])
     func optionsAsGNUParallel(options: [String], template: String, arguments: [String]) {

@@ -59,6 +59,8 @@ public final class JobSource: Sendable {
 
     private let names: [String]
     private let template: Template?
+    /// `--tagstring`, with the replacement strings filled in per job.
+    private let tagTemplate: Template?
     /// A template's `@NAME after=...` words, filled in unquoted per job (`@build-{}`), and how many.
     private let headerTemplate: Template?
     private let headerWords: Int
@@ -77,6 +79,7 @@ public final class JobSource: Sendable {
     public init(options: Options, input: Int32?, selection: JobSelection = JobSelection()) throws(UsageError) {
         self.selection = selection
         names = options.names
+        tagTemplate = try options.tagString.map { bytes throws(UsageError) in try Template(bytes) }
         // `-n 0` reads one argument a job, as `-n 1` does, and runs the job without it.
         maxArguments = max(1, options.maxArguments)
         dropsArguments = options.maxArguments == 0
@@ -372,7 +375,10 @@ public final class JobSource: Sendable {
                 return Job(number: number, name: jobName, header: found, body: .invalid(Self.tooLong(command: line.count)))
             }
             let body: Job.Body = template.usesSlot ? .template(template, arguments: arguments) : .command(line)
-            return Job(number: number, name: jobName, header: found, body: body)
+            let tag = tagTemplate.map {
+                String(decoding: $0.expandUnquoted(arguments: arguments, jobNumber: number, joiner: 0x20), as: UTF8.self)
+            }
+            return Job(number: number, name: jobName, header: found, body: body, tagString: tag)
         }
     }
 

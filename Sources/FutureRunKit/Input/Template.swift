@@ -205,7 +205,9 @@ public struct Template: Sendable, Equatable {
 
     /// The template with the replacement strings put in as they are, unquoted: for a job header
     /// (`@build-{}`), whose words are names to check, not shell code.
-    func expandUnquoted(arguments: [[UInt8]], jobNumber: Int) -> [UInt8] {
+    /// `joiner` separates the arguments of `{}`: a comma in a header (names hold no blanks), a
+    /// space in a `--tagstring`.
+    func expandUnquoted(arguments: [[UInt8]], jobNumber: Int, joiner: UInt8 = 0x2C) -> [UInt8] {
         var line: [UInt8] = []
         for part in parts {
             switch part {
@@ -216,7 +218,7 @@ public struct Template: Sendable, Equatable {
                     let argument = list < 0 ? arguments.count + list : list
                     line += Template.apply(transform, to: arguments.indices.contains(argument) ? arguments[argument] : [])
                 } else {
-                    line += Array(arguments.map { Template.apply(transform, to: $0) }.joined(separator: [0x2C]))
+                    line += Array(arguments.map { Template.apply(transform, to: $0) }.joined(separator: [joiner]))
                 }
             }
         }

@@ -334,6 +334,17 @@ extension OptionDeclaration {
             manual: "Prefix each output line with the job's label and a TAB.",
             effect: { parsed, _ throws(UsageError) in parsed.options.tag = true }),
         .init(
+            ["tagstring", "tag-string"], value: .text("STR"), example: "--tagstring '{1}:'", section: .output,
+            help: ["prefix each line with STR and a TAB, replacement strings filled in: --tagstring {#}"],
+            manual: """
+                Like `--tag`, with STR in place of the job's name: replacement strings are filled in \
+                as they are, unquoted (`--tagstring '{#} {1}'`), as GNU parallel's `--tagstring`.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.tag = true
+                parsed.options.tagString = ArgumentText.bytes(value!)
+            }),
+        .init(
             ["live"], example: "--live", section: .output,
             help: ["print lines as soon as any job writes them, prefixed [label]"],
             manual: """

@@ -41,6 +41,8 @@ public struct Options: Sendable, Equatable {
     public var nullSeparated = false
     /// `-d`: the byte that ends an input record instead of newline.
     public var delimiter: UInt8?
+    /// `--tagstring`: what `--tag` puts before each line, with replacement strings.
+    public var tagString: [UInt8]?
     /// `--shuf`: the whole input is read first and its jobs run in a random order.
     public var shuffle = false
     /// `-I`: a string that stands for `{}` in the template.

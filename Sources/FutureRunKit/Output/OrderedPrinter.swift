@@ -71,7 +71,7 @@ final class OrderedPrinter {
         stdout.setWaker { [wakeUp] in wakeUp.signal() }
         stderr.setWaker { [wakeUp] in wakeUp.signal() }
         var tail = TailKeeper(limit: reporter.settings.quietSuccess ? reporter.settings.tailLines : 0)
-        let prefix = tag ? Array((Style.sanitize(job.label) + "\t").utf8) : []
+        let prefix = tag ? Array((Style.sanitize(job.tag) + "\t").utf8) : []
         var prefixers = (out: LinePrefixer(prefix: prefix), err: LinePrefixer(prefix: prefix))
         while true {
             var moved = false

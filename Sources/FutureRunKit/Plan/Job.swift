@@ -25,12 +25,17 @@ public struct Job: Sendable {
     /// string may hold (128 KiB).
     static let nameLimit = 64 * 1024
 
-    init(number: Int, name: String, header: JobHeader? = nil, body: Body) {
+    /// What `--tag` puts before each of its lines: the `--tagstring` made for it, else its whole name.
+    public var tag: String { tagString ?? name }
+    let tagString: String?
+
+    init(number: Int, name: String, header: JobHeader? = nil, body: Body, tagString: String? = nil) {
         self.number = number
         self.name = header?.name ?? name
         self.label = Job.shorten(self.name)
         self.header = header
         self.body = body
+        self.tagString = tagString
     }
 
     /// At most 48 characters, on one line.
