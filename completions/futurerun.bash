@@ -4,6 +4,7 @@ _futurerun() {
     case $prev in
         -a|--arg-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --each) COMPREPLY=(); return ;;
+        --header) COMPREPLY=(); return ;;
         -I|--replace) COMPREPLY=(); return ;;
         -d|--delimiter) COMPREPLY=(); return ;;
         -E|--eof) COMPREPLY=(); return ;;
@@ -35,7 +36,7 @@ _futurerun() {
         --timeline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-a --arg-file --each --link -0 --null --shuf -I --replace -d --delimiter -E --eof -n -N --max-args --max-replace-args --colsep --trim -j -P --jobs --max-procs --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay -r --no-run-if-empty --dry-run --dryrun -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --tagstring --tag-string --live --line-buffer --linebuffer --lb -u --ungroup --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --json --junit --results --timeline -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-a --arg-file --each --link -0 --null --header --shuf -I --replace -d --delimiter -E --eof -n -N --max-args --max-replace-args --colsep --trim -j -P --jobs --max-procs --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay -r --no-run-if-empty --dry-run --dryrun -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --tagstring --tag-string --live --line-buffer --linebuffer --lb -u --ungroup --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --json --junit --results --timeline -h --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -c -- "$cur"))
     fi

@@ -71,6 +71,7 @@ import Testing
         (["-P", "2", "--max-procs", "2"], "echo {}", ["a", "b"]),
         (["-N", "2"], "echo {1}+{2}", ["a", "b", "c"]),
         (["--tagstring", "{#}-{}"], "echo {}", ["a", "b c"]),
+        (["--header", ":"], "echo {f1}-{f2}", ["f1", "a", "b", ":::", "f2", "c"]),
         (["--tag"], "echo {}", [String(repeating: "long", count: 20), "b"]),
         (["-N", "3"], "echo {}", ["a", "b", "c", "d"]),
     ])
@@ -91,6 +92,14 @@ import Testing
         let gnu = String(decoding: Command.shell(line).run().value.stdout.bytes(), as: UTF8.self)
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out == gnu, "\(options)")
+    }
+
+    @Test func aHeaderLineNamesTheColumnsAsInGNUParallel() {
+        let input = "name,age\nann,3\nbob,4\n"
+        let run = futurerun(["-q", "--header", ":", "--colsep", ",", "--each", "echo {age}:{name}"], stdin: input)
+        let line = "printf '%s' \(quoted(input)) | parallel -k --header : --colsep , echo {age}:{name}"
+        #expect(run.out == String(decoding: Command.shell(line).run().value.stdout.bytes(), as: UTF8.self))
+        #expect(run.out == "3:ann\n4:bob\n")
     }
 
     @Test func replaceStringAndSeveralArgumentFilesAsGNUParallel() {
@@ -167,7 +176,7 @@ import Testing
 
     @Test(arguments: [
         (["--plus", "true"], "--plus"), (["-X", "true"], "-X"),
-        (["--header", ":", "true"], "--header"),
+
         (["--pipe", "wc"], "--pipe"),
         (["--each", "echo {..}", "a"], "{..} (--plus)"),
     ])

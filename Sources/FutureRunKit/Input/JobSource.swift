@@ -101,8 +101,24 @@ public final class JobSource: Sendable {
                 descriptor: input ?? 0, separator: options.recordSeparator, endMarker: options.endMarker,
                 keep: Self.commandLimit + 1)
             generator = .commandLines(LineReaderBox(reader))
-        case .templateLines(let bytes, _):
-            let (header, words, template) = try Self.templates(Self.replacingStandIn(bytes, options.replacement))
+        case .templateLines(let given, _):
+            var bytes = Self.replacingStandIn(given, options.replacement)
+            // --header: the first line names the columns, for {name} in the template.
+            var headerReader: LineReader?
+            if options.header {
+                guard let columns else {
+                    throw .needsOption(
+                        option: "--header", needs: "--colsep (or ::: lists)",
+                        example: "futurerun --header : --colsep , --each 'echo {name}'")
+                }
+                let reader = LineReader(
+                    descriptor: input ?? 0, separator: options.recordSeparator, endMarker: options.endMarker,
+                    keep: Self.recordLimit)
+                let names = reader.next().map { columns.columns(of: $0.bytes).map { Self.trimmed($0, .both) } } ?? []
+                bytes = Self.naming(bytes, names)
+                headerReader = reader
+            }
+            let (header, words, template) = try Self.templates(bytes)
             self.template = template
             headerTemplate = header
             headerWords = words
@@ -112,16 +128,24 @@ public final class JobSource: Sendable {
                     option: "--each", value: String(decoding: bytes, as: UTF8.self),
                     expected: "only {1} with one argument per input line (or -n N, or --colsep)")
             }
-            let reader = LineReader(
-                descriptor: input ?? 0, separator: options.recordSeparator, endMarker: options.endMarker,
-                keep: Self.keep(for: template, options))
+            let reader =
+                headerReader
+                ?? LineReader(
+                    descriptor: input ?? 0, separator: options.recordSeparator, endMarker: options.endMarker,
+                    keep: Self.keep(for: template, options))
             generator = .argumentLines(LineReaderBox(reader))
-        case .template(let bytes, let argumentLists, let linked):
-            let (header, words, template) = try Self.templates(Self.replacingStandIn(bytes, options.replacement))
+        case .template(let given, let argumentLists, let linked):
+            var bytes = Self.replacingStandIn(given, options.replacement)
+            var lists = try argumentLists.map { list throws(UsageError) in try Self.words(of: list, options) }
+            // --header: each list's first word names it, for {name} in the template.
+            if options.header {
+                bytes = Self.naming(bytes, lists.map { $0.first ?? [] })
+                lists = lists.map { Array($0.dropFirst()) }
+            }
+            let (header, words, template) = try Self.templates(bytes)
             self.template = template
             headerTemplate = header
             headerWords = words
-            let lists = try argumentLists.map { list throws(UsageError) in try Self.words(of: list, options) }
             let available =
                 options.maxArguments > 1 ? options.maxArguments : (options.columnSeparator != nil ? Int.max : lists.count)
             if template.highestList > available {
@@ -382,21 +406,35 @@ public final class JobSource: Sendable {
         }
     }
 
-    /// `template` with each `-I` stand-in made `{}`.
-    static func replacingStandIn(_ template: [UInt8], _ standIn: [UInt8]?) -> [UInt8] {
-        guard let standIn, !standIn.isEmpty else { return template }
+    /// `template` with `{NAME}` made `{N}` for the Nth of `names` (`--header`).
+    static func naming(_ template: [UInt8], _ names: [[UInt8]]) -> [UInt8] {
+        var result = template
+        for (index, name) in names.enumerated() where !name.isEmpty {
+            result = replacing(Array("{".utf8) + name + Array("}".utf8), in: result, with: Array("{\(index + 1)}".utf8))
+        }
+        return result
+    }
+
+    /// `bytes` with each `pattern` made `replacement`, left to right.
+    static func replacing(_ pattern: [UInt8], in bytes: [UInt8], with replacement: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
         var index = 0
-        while index < template.count {
-            if template[index...].starts(with: standIn) {
-                result += Array("{}".utf8)
-                index += standIn.count
+        while index < bytes.count {
+            if bytes[index...].starts(with: pattern) {
+                result += replacement
+                index += pattern.count
             } else {
-                result.append(template[index])
+                result.append(bytes[index])
                 index += 1
             }
         }
         return result
+    }
+
+    /// `template` with each `-I` stand-in made `{}`.
+    static func replacingStandIn(_ template: [UInt8], _ standIn: [UInt8]?) -> [UInt8] {
+        guard let standIn, !standIn.isEmpty else { return template }
+        return replacing(standIn, in: template, with: Array("{}".utf8))
     }
 
     /// `argument` without the spaces and tabs `trim` takes.

@@ -5,7 +5,6 @@ enum GNUForms {
     /// Options, with and without their dashes as typed (`--plus`, `-X`).
     static let options: [String: String] = [
         "--plus": "its replacement strings are not supported; use {.} {/} {//} {/.} or the shell's ${x%.*}",
-        "--header": "not supported; skip a header line with tail -n +2",
         "-X": "not supported; use -n N to give each job N arguments",
         "-m": "not supported; use -n N to give each job N arguments",
         "--xargs": "not supported; use -n N to give each job N arguments",

@@ -38,6 +38,18 @@ extension OptionDeclaration {
             manual: "Input records end with NUL instead of newline.",
             effect: { parsed, _ throws(UsageError) in parsed.options.nullSeparated = true }),
         .init(
+            ["header"], value: .text(":"), example: "--header :", section: .input,
+            help: ["the first line names --colsep's columns (or each ::: list its first word): {name}"],
+            manual: """
+                With `:` (the one form taken): the first input line, split by `--colsep`, names the \
+                columns, or each `:::` list's first word names that list; `{name}` in the template \
+                is then that column or list, as in GNU parallel's `--header :`.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                guard value == ":" else { throw .invalidValue(option: "--header", value: value!, expected: ":") }
+                parsed.options.header = true
+            }),
+        .init(
             ["shuf"], example: "--shuf", section: .input,
             help: ["run the jobs in a random order (the input is read whole first)"],
             manual: """

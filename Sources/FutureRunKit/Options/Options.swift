@@ -41,6 +41,9 @@ public struct Options: Sendable, Equatable {
     public var nullSeparated = false
     /// `-d`: the byte that ends an input record instead of newline.
     public var delimiter: UInt8?
+    /// `--header :`: the first line (with `--colsep`) or each list's first word names the
+    /// columns or lists, for `{name}` in the template.
+    public var header = false
     /// `--tagstring`: what `--tag` puts before each line, with replacement strings.
     public var tagString: [UInt8]?
     /// `--shuf`: the whole input is read first and its jobs run in a random order.
