@@ -13,11 +13,11 @@ _futurerun() {
         --trim) COMPREPLY=($(compgen -W "n l r lr rl" -- "$cur")); return ;;
         -j|-P|--jobs|--max-procs) COMPREPLY=(); return ;;
         --shell) COMPREPLY=($(compgen -c -- "$cur")); return ;;
-        -C|--workdir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        -C|--workdir|--wd) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --timeout) COMPREPLY=(); return ;;
         --grace) COMPREPLY=(); return ;;
         --retries) COMPREPLY=(); return ;;
-        --halt) COMPREPLY=($(compgen -W "now soon now,fail=1 soon,fail=1 now,success=1" -- "$cur")); return ;;
+        --halt|--halt-on-error) COMPREPLY=($(compgen -W "now soon now,fail=1 soon,fail=1 now,success=1" -- "$cur")); return ;;
         --delay) COMPREPLY=(); return ;;
         -S|--hosts|--sshlogin) COMPREPLY=(); return ;;
         --hosts-file|--sshloginfile|--slf) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -29,14 +29,14 @@ _futurerun() {
         --names) COMPREPLY=(); return ;;
         --color|--colour) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --ci) COMPREPLY=($(compgen -W "auto github gitlab none" -- "$cur")); return ;;
-        --joblog) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --joblog|--jl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --json) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --junit) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --results) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --results|--res) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --timeline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-a --arg-file --each --link -0 --null --header --shuf -I --replace -d --delimiter -E --eof -n -N --max-args --max-replace-args --colsep --trim -j -P --jobs --max-procs --shell -C --workdir --timeout --grace --retries --fail-fast --halt --delay -r --no-run-if-empty --dry-run --dryrun -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --tagstring --tag-string --live --line-buffer --linebuffer --lb -u --ungroup --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --json --junit --results --timeline -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-a --arg-file --each --link --xapply -0 --null --header --shuf -I --replace -d --delimiter -E --eof -n -N --max-args --max-replace-args --colsep --trim -j -P --jobs --max-procs --shell -C --workdir --wd --timeout --grace --retries --fail-fast --halt --halt-on-error --delay -r --no-run-if-empty --dry-run --dryrun -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --tagstring --tag-string --live --line-buffer --linebuffer --lb -u --ungroup --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --jl --json --junit --results --res --timeline -h --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -c -- "$cur"))
     fi

@@ -188,6 +188,28 @@ import Testing
         #expect(run.out == "")
     }
 
+    /// Every option of GNU parallel's man page, as this machine has it.
+    private static func gnuManPageOptions() -> [String] {
+        let line = "man parallel 2>/dev/null | col -b | grep -E '^       --?[a-zA-Z]' | awk '{ print $1 }'"
+        let text = String(decoding: Command.shell(line).run().value.stdout.bytes(), as: UTF8.self)
+        return Set(
+            text.split(separator: "\n").map { word in
+                String(word.prefix { $0 != "[" && $0 != "," && $0 != "=" }).trimmingDots
+            }
+        ).filter { $0.count > 1 && !$0.hasSuffix(":") && !$0.contains("/") }.sorted()
+    }
+
+    @Test func noOptionOfGNUParallelsManPageIsUnknown() {
+        let options = Self.gnuManPageOptions()
+        #expect(
+            options.count > 150, "GNU parallel's man page is needed (.ci/run installs parallel): \(options.count) options read")
+        for option in options {
+            let run = futurerun([option, "true"])
+            #expect(!run.err.contains("unknown option"), "\(option): \(run.err)")
+            if run.status == 255 && run.err.contains("GNU parallel's") { #expect(run.errLines.count == 1) }
+        }
+    }
+
     @Test func minusCNamesGNUParallelsMeaningWhenItIsNoDirectory() {
         let run = futurerun(["-C", ",", "true"])
         #expect(run.status == 255)
@@ -226,5 +248,13 @@ import Testing
         #expect(run.status == 0)
         #expect(run.out == "done\n")
         #expect(run.err.contains("futurerun: running: waiter ("), "\(run.err)")
+    }
+}
+
+extension String {
+    fileprivate var trimmingDots: String {
+        var text = self
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }

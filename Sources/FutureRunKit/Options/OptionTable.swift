@@ -28,7 +28,7 @@ extension OptionDeclaration {
                 parsed.optionsEnded = true
             }),
         .init(
-            ["link"], example: "--link", section: .input,
+            ["link", "xapply"], example: "--link", section: .input,
             help: ["pair the ::: lists element by element instead of combining them"],
             manual: "Pair `:::` lists element-wise (shorter lists wrap) instead of combining them.",
             effect: { parsed, _ throws(UsageError) in parsed.options.link = true }),
@@ -153,7 +153,7 @@ extension OptionDeclaration {
             manual: "Run jobs with PATH `-c`. A shell that cannot be run is refused at the start.",
             effect: { parsed, value throws(UsageError) in parsed.options.shell = value! }),
         .init(
-            ["workdir"], short: "C", value: .directory, example: "-C build", section: .running,
+            ["workdir", "wd"], short: "C", value: .directory, example: "-C build", section: .running,
             help: ["run jobs in DIR: -C build"],
             manual: "Run jobs in DIR.",
             effect: { parsed, value throws(UsageError) in parsed.options.workingDirectory = value }),
@@ -192,7 +192,7 @@ extension OptionDeclaration {
             manual: "At the first failure start nothing new and stop running jobs.",
             effect: { parsed, _ throws(UsageError) in parsed.options.halt = .failFast }),
         .init(
-            ["halt"], value: .words("WHEN", ["now", "soon", "now,fail=1", "soon,fail=1", "now,success=1"]),
+            ["halt", "halt-on-error"], value: .words("WHEN", ["now", "soon", "now,fail=1", "soon,fail=1", "now,success=1"]),
             example: "--halt now,fail=1", section: .running,
             help: [
                 "GNU parallel's --halt: now|soon[,fail=N|fail=N%|success=N]",
@@ -439,7 +439,7 @@ extension OptionDeclaration {
 
     private static let reports: [OptionDeclaration] = [
         .init(
-            ["joblog"], value: .file(), example: "--joblog jobs.log", section: .reports,
+            ["joblog", "jl"], value: .file(), example: "--joblog jobs.log", section: .reports,
             help: ["GNU parallel's joblog: --joblog jobs.log (+FILE appends)"],
             manual: "GNU parallel's joblog; `+`FILE appends.",
             effect: { parsed, value throws(UsageError) in parsed.options.jobLog = value }),
@@ -457,7 +457,7 @@ extension OptionDeclaration {
             manual: "JUnit XML, one testcase per job.",
             effect: { parsed, value throws(UsageError) in parsed.options.junit = value }),
         .init(
-            ["results"], value: .directory, example: "--results out", section: .reports,
+            ["results", "res"], value: .directory, example: "--results out", section: .reports,
             help: ["a folder per job with stdout, stderr, meta.json: --results out"],
             manual: """
                 A folder per job (DIR/N) with stdout, stderr and meta.json. Symbolic links are \
