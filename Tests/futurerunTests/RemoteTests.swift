@@ -300,10 +300,12 @@ import Testing
     @Test func connectionsOpenAsJobsNeedThem() throws {
         let hosts = try startHosts()
         let scratch = Scratch()
-        let run = remote(hosts, scratch, ["-S", "1000/h2", "--each", "echo {}", "1", "2", "3"])
-        #expect(run.status == 0, "\(run.err)")
-        #expect(run.out == "1\n2\n3\n")
-        #expect(hosts.logins("h2") == 1, "three jobs need one connection, whatever the slots")
+        for slots in [1000, 3000] {
+            let run = remote(hosts, scratch, ["-S", "\(slots)/h2", "--each", "echo {}", "1", "2", "3"])
+            #expect(run.status == 0, "\(run.err)")
+            #expect(run.out == "1\n2\n3\n")
+        }
+        #expect(hosts.logins("h2") == 2, "three jobs need one connection, whatever the slots (one a run)")
         expectConnectionsClosed(scratch)
     }
 

@@ -58,4 +58,25 @@ import Testing
         #expect(scratch.read("run.svg") == earlier, "the last picture is still there, whole")
         #expect(scratch.entries().sorted() == ["run.svg"], "no temporary file left: \(scratch.entries())")
     }
+
+    @Test func aTimelineOfLongCommandsStaysSmall() {
+        let scratch = Scratch()
+        let long = String(repeating: "x", count: 60_000)
+        let run = futurerun(["-q", "--timeline", scratch.file("t.svg"), "--each", "true \(long) {}"] + (1...20).map(String.init))
+        #expect(run.status == 0, "\(run.err)")
+        let size = (scratch.read("t.svg") ?? "").utf8.count
+        #expect(size > 0 && size < 200_000, "each tooltip keeps 1,000 bytes of its command: \(size) bytes")
+    }
+
+    @Test func theStepSummaryOfManyLoudFailuresStaysUnderOneMebibyte() {
+        let scratch = Scratch()
+        let summary = scratch.file("summary.md")
+        // 300 failed jobs, each ending with 20 lines of 400 bytes: 2.4 MB of last lines.
+        let run = futurerun(
+            ["-q", "--each", "for i in $(seq 20); do printf '%0400d\\n' {}; done; exit 1"] + (1...300).map(String.init),
+            environment: [("GITHUB_ACTIONS", "true"), ("GITHUB_STEP_SUMMARY", summary)])
+        #expect(run.status == 101)
+        let size = (scratch.read("summary.md") ?? "").utf8.count
+        #expect(size > 100_000 && size < 1_048_576, "\(size) bytes")
+    }
 }

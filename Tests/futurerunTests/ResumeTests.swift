@@ -117,6 +117,10 @@ import Testing
     @Test func hugeShardCountsAndPercentagesAreNumbersNotCrashes() {
         let shard = futurerun(["--dry-run", "--shard", "1/9223372036854775807", "--each", "true {}", "a", "b"])
         #expect(shard.status == 0)
+        let auto = futurerun(
+            ["--dry-run", "--shard", "auto", "--each", "true {}", "a", "b"],
+            environment: [("CI_NODE_INDEX", "1"), ("CI_NODE_TOTAL", "9223372036854775807")])
+        #expect(auto.status == 0, "\(auto.err)")
         let width = futurerun(["-q", "-j", "9223372036854775807%", "echo ok"])
         #expect(width.status == 0)
         #expect(width.out == "ok\n")
