@@ -25,7 +25,8 @@ public struct Template: Sendable, Equatable {
 
     enum Part: Sendable, Equatable {
         case literal([UInt8])
-        /// Argument `list` (0-based; `nil`: all of them, joined by spaces).
+        /// Argument `list` (0-based, or from the end when negative: -1 is the last; `nil`: all of
+        /// them, joined by spaces).
         case argument(list: Int?, Transform, Placement)
         case jobNumber
         case slot
