@@ -3,6 +3,7 @@ complete -c futurerun -s a -l arg-file -r -F -d 'read jobs (or --each arguments)
 complete -c futurerun -l each -x -d 'run TEMPLATE per argument'
 complete -c futurerun -l link -l xapply -d 'pair the ::: lists element by element instead of combining them'
 complete -c futurerun -s 0 -l null -d 'input records end with NUL, not newline'
+complete -c futurerun -l plus -d 'also {..} {...} {/..} {/...} {+/} {+.} {+..} {+...}, as GNU parallel\'s --plus'
 complete -c futurerun -l header -x -d 'the first line names --colsep\'s columns (or each ::: list its first word)'
 complete -c futurerun -l shuf -d 'run the jobs in a random order (the input is read whole first)'
 complete -c futurerun -s I -l replace -x -d 'STR in the template stands for {}'

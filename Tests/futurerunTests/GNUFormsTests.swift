@@ -71,6 +71,7 @@ import Testing
         (["-P", "2", "--max-procs", "2"], "echo {}", ["a", "b"]),
         (["-N", "2"], "echo {1}+{2}", ["a", "b", "c"]),
         (["--tagstring", "{#}-{}"], "echo {}", ["a", "b c"]),
+        (["--plus"], "echo {}:{..}:{...}:{/..}:{/...}:{+/}:{+.}:{+..}:{+...}", ["dir/a.tar.gz", "b", "c.d", "x/y.e.f.g", "/r"]),
         (["--header", ":"], "echo {f1}-{f2}", ["f1", "a", "b", ":::", "f2", "c"]),
         (["--tag"], "echo {}", [String(repeating: "long", count: 20), "b"]),
         (["-N", "3"], "echo {}", ["a", "b", "c", "d"]),
@@ -175,10 +176,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--plus", "true"], "--plus"), (["-X", "true"], "-X"),
+        (["--plus", "--each", "echo {:2}", "a"], "{:2} (--plus)"), (["-X", "true"], "-X"),
 
         (["--pipe", "wc"], "--pipe"),
-        (["--each", "echo {..}", "a"], "{..} (--plus)"),
+        (["--each", "echo {..}", "a"], "{..} without --plus"),
     ])
     func gnuFormsFuturerunDoesNotDoAreRefusedByName(arguments: [String], names: String) {
         let run = futurerun(arguments)

@@ -79,7 +79,7 @@ public final class JobSource: Sendable {
     public init(options: Options, input: Int32?, selection: JobSelection = JobSelection()) throws(UsageError) {
         self.selection = selection
         names = options.names
-        tagTemplate = try options.tagString.map { bytes throws(UsageError) in try Template(bytes) }
+        tagTemplate = try options.tagString.map { bytes throws(UsageError) in try Template(bytes, plus: options.plus) }
         // `-n 0` reads one argument a job, as `-n 1` does, and runs the job without it.
         maxArguments = max(1, options.maxArguments)
         dropsArguments = options.maxArguments == 0
@@ -118,7 +118,7 @@ public final class JobSource: Sendable {
                 bytes = Self.naming(bytes, names)
                 headerReader = reader
             }
-            let (header, words, template) = try Self.templates(bytes)
+            let (header, words, template) = try Self.templates(bytes, plus: options.plus)
             self.template = template
             headerTemplate = header
             headerWords = words
@@ -142,7 +142,7 @@ public final class JobSource: Sendable {
                 bytes = Self.naming(bytes, lists.map { $0.first ?? [] })
                 lists = lists.map { Array($0.dropFirst()) }
             }
-            let (header, words, template) = try Self.templates(bytes)
+            let (header, words, template) = try Self.templates(bytes, plus: options.plus)
             self.template = template
             headerTemplate = header
             headerWords = words
@@ -197,11 +197,13 @@ public final class JobSource: Sendable {
     }
 
     /// A template's header (if it starts with `@`) and its command, parsed apart.
-    private static func templates(_ bytes: [UInt8]) throws(UsageError) -> (header: Template?, words: Int, command: Template) {
-        guard let (words, command) = JobHeader.divide(bytes) else { return (nil, 0, try Template(bytes)) }
-        let header = try Template(Array(words.joined(separator: [0x20])))
+    private static func templates(
+        _ bytes: [UInt8], plus: Bool
+    ) throws(UsageError) -> (header: Template?, words: Int, command: Template) {
+        guard let (words, command) = JobHeader.divide(bytes) else { return (nil, 0, try Template(bytes, plus: plus)) }
+        let header = try Template(Array(words.joined(separator: [0x20])), plus: plus)
         if header.usesSlot { throw .badJobGraph("a job header cannot hold {%}: the slot is known only when the job starts") }
-        return (header, words.count, try Template(command))
+        return (header, words.count, try Template(command, plus: plus))
     }
 
     /// Where the whole list is known before the run (`:::` segments, `--each` lists), a bad graph is

@@ -13,7 +13,13 @@
 /// | `{N}` `{N.}` `{N/}` `{N//}` `{N/.}` | the same, of the Nth list, column or argument |
 /// | `{-N}` `{-N.}` … | the same, of the Nth from the end |
 public struct Template: Sendable, Equatable {
-    enum Transform: Sendable, Equatable { case whole, noExtension, baseName, directory, baseNameNoExtension }
+    enum Transform: Sendable, Equatable {
+        case whole, noExtension, baseName, directory, baseNameNoExtension
+        /// `--plus`: `{..}` `{...}` (without the last N extensions, if it has N), `{/..}` `{/...}`
+        /// (the same of the base name), `{+/}` (the directory, empty if none), `{+.}` `{+..}`
+        /// `{+...}` (the last N extensions, empty if fewer): {} = {+/}/{/} = {..}.{+..}.
+        case withoutExtensions(Int), baseNameWithoutExtensions(Int), directoryOrEmpty, extensions(Int)
+    }
 
     /// How an argument is written at a replacement.
     enum Placement: Sendable, Equatable {
@@ -49,13 +55,16 @@ public struct Template: Sendable, Equatable {
 
     /// Parses `bytes`; refuses a replacement where bash evaluates it (``ArithmeticRegions``) or where
     /// no reference expands (``QuoteTracker``).
-    init(_ bytes: [UInt8]) throws(UsageError) {
-        if let refusal = GNUForms.templateRefusal(bytes) { throw refusal }
+    /// - Parameter plus: `--plus`: GNU parallel's extra path strings are replacement strings too.
+    init(_ bytes: [UInt8], plus: Bool = false) throws(UsageError) {
+        if let refusal = GNUForms.templateRefusal(bytes, plus: plus) { throw refusal }
         var found: [(at: Int, length: Int, Replacement)] = []
         var index = 0
         var escaped = false
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "{"), !escaped, let (kind, length) = Template.replacement(in: bytes, at: index) {
+            if bytes[index] == UInt8(ascii: "{"), !escaped,
+                let (kind, length) = Template.replacement(in: bytes, at: index, plus: plus)
+            {
                 found.append((index, length, kind))
                 index += length
                 escaped = false
@@ -127,7 +136,7 @@ public struct Template: Sendable, Equatable {
     private enum Replacement { case argument(list: Int?, Transform), jobNumber, slot }
 
     /// The replacement string starting at `start`, and its length, if it is one.
-    private static func replacement(in bytes: [UInt8], at start: Int) -> (Replacement, Int)? {
+    private static func replacement(in bytes: [UInt8], at start: Int, plus: Bool) -> (Replacement, Int)? {
         guard let close = bytes[start...].prefix(12).firstIndex(of: UInt8(ascii: "}")) else { return nil }
         var inner = String(decoding: bytes[(start + 1)..<close], as: UTF8.self)
         let length = close - start + 1
@@ -152,6 +161,14 @@ public struct Template: Sendable, Equatable {
         case "/": transform = .baseName
         case "//": transform = .directory
         case "/.": transform = .baseNameNoExtension
+        case ".." where plus: transform = .withoutExtensions(2)
+        case "..." where plus: transform = .withoutExtensions(3)
+        case "/.." where plus: transform = .baseNameWithoutExtensions(2)
+        case "/..." where plus: transform = .baseNameWithoutExtensions(3)
+        case "+/" where plus: transform = .directoryOrEmpty
+        case "+." where plus: transform = .extensions(1)
+        case "+.." where plus: transform = .extensions(2)
+        case "+..." where plus: transform = .extensions(3)
         default: return nil
         }
         return (.argument(list: list, transform), length)
@@ -241,6 +258,24 @@ public struct Template: Sendable, Equatable {
             return slash == 0 ? [UInt8(ascii: "/")] : Array(argument[..<slash])
         case .noExtension: return Array(argument[..<baseStart]) + dropExtension(argument[baseStart...])
         case .baseNameNoExtension: return dropExtension(argument[baseStart...])
+        case .withoutExtensions(let count):
+            return Array(argument[..<baseStart]) + splitExtensions(argument[baseStart...], count).stem
+        case .baseNameWithoutExtensions(let count): return splitExtensions(argument[baseStart...], count).stem
+        case .directoryOrEmpty:
+            // As GNU parallel: everything before the last slash, so `/r` has an empty directory.
+            guard let slash else { return [] }
+            return Array(argument[..<slash])
+        case .extensions(let count): return splitExtensions(argument[baseStart...], count).extensions
         }
+    }
+
+    /// A base name's last `count` extensions and what is before them, if it has that many (and
+    /// something before them); else the name whole and no extensions.
+    private static func splitExtensions(_ base: ArraySlice<UInt8>, _ count: Int) -> (stem: [UInt8], extensions: [UInt8]) {
+        let parts = base.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count > count, !parts[0].isEmpty else { return (Array(base), []) }
+        let stem = parts.dropLast(count).joined(separator: [UInt8(ascii: ".")])
+        let extensions = parts.suffix(count).joined(separator: [UInt8(ascii: ".")])
+        return (Array(stem), Array(extensions))
     }
 }

@@ -75,7 +75,6 @@ enum GNUForms {
         "--pipe": "not supported yet",
         "--pipe-part": "not supported yet",
         "--plain": "not supported",
-        "--plus": "its replacement strings are not supported; use {.} {/} {//} {/.} or the shell's ${x%.*}",
         "--process-slot-var": "not supported: the replacement strings are {} {.} {/} {//} {/.} {#} {%} {N} {-N}",
         "--profile": "not supported",
         "--quote": "not needed: arguments are always quoted (-q is --quiet here)",
@@ -156,22 +155,44 @@ enum GNUForms {
     }
 
     /// The GNU parallel replacement strings a template may hold that futurerun does not do: a Perl
-    /// expression `{= … =}` (futurerun runs no Perl), and `--plus`'s strings.
-    static func templateRefusal(_ bytes: [UInt8]) -> UsageError? {
+    /// expression `{= … =}` (futurerun runs no Perl), and `--plus`'s strings: without `--plus` any
+    /// of them (as GNU parallel leaves them), with it those futurerun does not do.
+    static func templateRefusal(_ bytes: [UInt8], plus: Bool = false) -> UsageError? {
         let text = String(decoding: bytes, as: UTF8.self)
-        if let open = text.range(of: "{="), text[open.upperBound...].contains("=}") {
+        if let open = text.firstRange(of: "{="), text[open.upperBound...].contains("=}") {
             return .gnuForm(
                 form: "{= perl expression =}",
                 instead: "futurerun runs no Perl; compute the value in the template's shell, as in $(echo {} | sed 's/a/b/')")
         }
-        for plus in ["{..}", "{...}", "{+/}", "{+.}", "{+..}", "{+...}", "{##}", "{uniq}", "{hgrp}", "{slot}", "{seq}", "{len}"]
-        where text.contains(plus) {
-            return .gnuForm(form: plus + " (--plus)", instead: "use {.} {/} {//} {/.} {#} {%} or the shell's ${x%.*}")
+        let paths = ["{..}", "{...}", "{/..}", "{/...}", "{+/}", "{+.}", "{+..}", "{+...}"]
+        if !plus, let found = paths.first(where: text.contains) {
+            return .gnuForm(form: found + " without --plus", instead: "give --plus, as GNU parallel needs it")
+        }
+        let others = ["{##}", "{uniq}", "{hgrp}", "{slot}", "{seq}", "{len}", "{agrp}", "{host}", "{sshlogin}"]
+        if let found = others.first(where: text.contains) ?? Self.stringManipulation(in: text) {
+            return .gnuForm(
+                form: found + " (--plus)",
+                instead:
+                    "futurerun takes --plus's {..} {...} {/..} {/...} {+/} {+.} {+..} {+...}; use the shell's ${x%.*} for the rest"
+            )
         }
         return nil
     }
-}
 
-extension String {
-    fileprivate func range(of needle: String) -> Range<String.Index>? { firstRange(of: needle) }
+    /// A `--plus` string that edits its argument (`{:2}`, `{#pre}`, `{%suf}`, `{/a/b}`, `{^x}`, `{,x}`),
+    /// if the template holds one.
+    private static func stringManipulation(in text: String) -> String? {
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}") else { return nil }
+            let inner = after[..<close].drop { $0.isNumber }
+            let edits =
+                inner.first.map { ":^,".contains($0) } == true || (inner.count > 1 && "#%".contains(inner.first!))
+                || (inner.first == "/" && inner.dropFirst().contains("/") && inner != "//")
+            if edits { return String(rest[open...close]) }
+            rest = after
+        }
+        return nil
+    }
 }

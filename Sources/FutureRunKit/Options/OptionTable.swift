@@ -38,6 +38,16 @@ extension OptionDeclaration {
             manual: "Input records end with NUL instead of newline.",
             effect: { parsed, _ throws(UsageError) in parsed.options.nullSeparated = true }),
         .init(
+            ["plus"], example: "--plus", section: .input,
+            help: ["also {..} {...} {/..} {/...} {+/} {+.} {+..} {+...}, as GNU parallel's --plus"],
+            manual: """
+                GNU parallel's path strings of `--plus`: `{..}` and `{...}` drop the last two or three \
+                extensions (if the name has them), `{/..}` and `{/...}` the same of the base name, \
+                `{+/}` is the directory (empty if none), `{+.}` `{+..}` `{+...}` the last one, two or \
+                three extensions, so that `{}` = `{+/}/{/}` = `{..}.{+..}`. Its other strings are refused.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.plus = true }),
+        .init(
             ["header"], value: .text(":"), example: "--header :", section: .input,
             help: ["the first line names --colsep's columns (or each ::: list its first word): {name}"],
             manual: """

@@ -41,6 +41,8 @@ public struct Options: Sendable, Equatable {
     public var nullSeparated = false
     /// `-d`: the byte that ends an input record instead of newline.
     public var delimiter: UInt8?
+    /// `--plus`: GNU parallel's extra path strings (`{..}`, `{+.}`, …) are replacement strings.
+    public var plus = false
     /// `--header :`: the first line (with `--colsep`) or each list's first word names the
     /// columns or lists, for `{name}` in the template.
     public var header = false
