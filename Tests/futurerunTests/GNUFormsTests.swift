@@ -175,8 +175,18 @@ import Testing
         #expect(scratch.entries().sorted() == ["log.1", "log.2", "log.3"])
     }
 
+    @Test func theShellsOwnBracesAreNotTakenForPlusStrings() {
+        // Brace expansion (literal under dash) and ${#x} look like --plus's {,x} and {#x}: without --plus they are the
+        // shell's, as in GNU parallel, and a ${…} is the shell's even with it.
+        let plain = futurerun(["-q", "--each", "x=abc; echo {}{,.bak} ${#x} ${x%c}", ":::", "a"])
+        #expect(plain.status == 0 && plain.out == "a{,.bak} 3 ab\n", "\(plain.err)")
+        let plus = futurerun(["-q", "--plus", "--each", "x=abc; echo {+.} ${#x} ${x%c}", ":::", "a.b"])
+        #expect(plus.status == 0 && plus.out == "b 3 ab\n", "\(plus.err)")
+    }
+
     @Test(arguments: [
         (["--plus", "--each", "echo {:2}", "a"], "{:2} (--plus)"), (["-X", "true"], "-X"),
+        (["--plus", "--each", "cp {} {}{,.bak}", "a"], "{,.bak} (--plus)"),
 
         (["--pipe", "wc"], "--pipe"),
         (["--each", "echo {..}", "a"], "{..} without --plus"),

@@ -169,7 +169,7 @@ enum GNUForms {
             return .gnuForm(form: found + " without --plus", instead: "give --plus, as GNU parallel needs it")
         }
         let others = ["{##}", "{uniq}", "{hgrp}", "{slot}", "{seq}", "{len}", "{agrp}", "{host}", "{sshlogin}"]
-        if let found = others.first(where: text.contains) ?? Self.stringManipulation(in: text) {
+        if let found = others.first(where: text.contains) ?? (plus ? Self.stringManipulation(in: text) : nil) {
             return .gnuForm(
                 form: found + " (--plus)",
                 instead:
@@ -180,7 +180,8 @@ enum GNUForms {
     }
 
     /// A `--plus` string that edits its argument (`{:2}`, `{#pre}`, `{%suf}`, `{/a/b}`, `{^x}`, `{,x}`),
-    /// if the template holds one.
+    /// if the template holds one. Only asked with `--plus`: without it these are the shell's own
+    /// braces (`cp {} {}{,.bak}`), as in GNU parallel; a `${…}` is the shell's either way.
     private static func stringManipulation(in text: String) -> String? {
         var rest = text[...]
         while let open = rest.firstIndex(of: "{") {
@@ -190,7 +191,8 @@ enum GNUForms {
             let edits =
                 inner.first.map { ":^,".contains($0) } == true || (inner.count > 1 && "#%".contains(inner.first!))
                 || (inner.first == "/" && inner.dropFirst().contains("/") && inner != "//")
-            if edits { return String(rest[open...close]) }
+            let parameter = open > text.startIndex && text[text.index(before: open)] == "$"
+            if edits && !parameter { return String(rest[open...close]) }
             rest = after
         }
         return nil
