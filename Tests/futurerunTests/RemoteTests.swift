@@ -90,8 +90,8 @@ import Testing
     @Test func moreSlotsThanSshdAllowsSessionsOnAConnectionOpenAnotherConnection() throws {
         let hosts = try startHosts()
         let scratch = Scratch()
-        // sshd's MaxSessions is 10, one of them each connection's own: twelve at once on one host
-        // need two connections.
+        // sshd's MaxSessions is 10, one each connection's own, one kept for closing: twelve at once
+        // on one host need two connections.
         let job = "date +%s%N > \(quoted(scratch.path))/start.{}; sleep 3; date +%s%N > \(quoted(scratch.path))/end.{}"
         let run = remote(hosts, scratch, ["--sshlogin", "12/h2", "--each", job] + (1...12).map(String.init))
         #expect(run.status == 0, "\(run.err)")

@@ -3,7 +3,8 @@
 ///
 /// A remote host runs nothing until it has connected; then as many jobs as its slots, at most
 /// ``sessionsPerConnection`` on each of its connections (sshd's default MaxSessions of 10, less the
-/// connection's own session, which lasts the run: ``RemoteInvocation/connectionSession``). A further
+/// connection's own session, which lasts the run: ``RemoteInvocation/connectionSession``, and one
+/// that sshd may still be closing after the job's `ssh` has exited). A further
 /// connection is opened only when jobs wait that the host's open connections cannot take, one at a
 /// time: `-S 1000/host` with three jobs logs in once. A job on it
 /// whose `ssh` exits with 255 may have lost the connection or may have exited 255 itself: the host
@@ -11,8 +12,11 @@
 /// is gone, is out for the rest of the run. This machine (`:`) is always up.
 struct HostRoster: Sendable {
     /// Jobs one connection may carry at once: sshd's default MaxSessions (10), less the
-    /// connection's own session. (Past it, sshd refuses the session, and ssh would log in anew.)
-    static let sessionsPerConnection = 9
+    /// connection's own session, less one for a session sshd is still closing: a job's `ssh` exits
+    /// when the exit status comes, a moment before sshd frees the session, and the next job's
+    /// session must not find it taken. (Past the limit, sshd refuses the session, and ssh would
+    /// log in anew.)
+    static let sessionsPerConnection = 8
 
     enum State: Sendable, Equatable {
         case connecting
