@@ -412,23 +412,7 @@ public final class JobSource: Sendable {
     static func naming(_ template: [UInt8], _ names: [[UInt8]]) -> [UInt8] {
         var result = template
         for (index, name) in names.enumerated() where !name.isEmpty {
-            result = replacing(Array("{".utf8) + name + Array("}".utf8), in: result, with: Array("{\(index + 1)}".utf8))
-        }
-        return result
-    }
-
-    /// `bytes` with each `pattern` made `replacement`, left to right.
-    static func replacing(_ pattern: [UInt8], in bytes: [UInt8], with replacement: [UInt8]) -> [UInt8] {
-        var result: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            if bytes[index...].starts(with: pattern) {
-                result += replacement
-                index += pattern.count
-            } else {
-                result.append(bytes[index])
-                index += 1
-            }
+            result = result.replacing(Array("{".utf8) + name + Array("}".utf8), with: Array("{\(index + 1)}".utf8))
         }
         return result
     }
@@ -436,7 +420,7 @@ public final class JobSource: Sendable {
     /// `template` with each `-I` stand-in made `{}`.
     static func replacingStandIn(_ template: [UInt8], _ standIn: [UInt8]?) -> [UInt8] {
         guard let standIn, !standIn.isEmpty else { return template }
-        return replacing(standIn, in: template, with: Array("{}".utf8))
+        return template.replacing(standIn, with: Array("{}".utf8))
     }
 
     /// `argument` without the spaces and tabs `trim` takes.

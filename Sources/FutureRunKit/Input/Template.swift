@@ -182,8 +182,8 @@ public struct Template: Sendable, Equatable {
         /// The variables assigned so far, by argument and transform.
         var variables: [(argument: Int, transform: Transform)] = []
         func put(_ list: Int, _ transform: Transform, _ placement: Placement) {
-            let argument = list < 0 ? arguments.count + list : list
-            let value = Template.apply(transform, to: arguments.indices.contains(argument) ? arguments[argument] : [])
+            let (argument, bytes) = Template.argument(list, of: arguments)
+            let value = Template.apply(transform, to: bytes)
             guard case .reference(let site) = placement else {
                 line += ShellQuoting.word(value)
                 return
@@ -233,14 +233,19 @@ public struct Template: Sendable, Equatable {
             case .jobNumber, .slot: line += Array(String(jobNumber).utf8)
             case .argument(let list, let transform, _):
                 if let list {
-                    let argument = list < 0 ? arguments.count + list : list
-                    line += Template.apply(transform, to: arguments.indices.contains(argument) ? arguments[argument] : [])
+                    line += Template.apply(transform, to: Template.argument(list, of: arguments).bytes)
                 } else {
                     line += Array(arguments.map { Template.apply(transform, to: $0) }.joined(separator: [joiner]))
                 }
             }
         }
         return line
+    }
+
+    /// Argument `list` (from the end when negative) and its position; no bytes if there is none.
+    private static func argument(_ list: Int, of arguments: [[UInt8]]) -> (index: Int, bytes: [UInt8]) {
+        let index = list < 0 ? arguments.count + list : list
+        return (index, arguments.indices.contains(index) ? arguments[index] : [])
     }
 
     static func apply(_ transform: Transform, to argument: [UInt8]) -> [UInt8] {
