@@ -61,6 +61,17 @@ import Testing
     }
 }
 
+@Suite struct CompatibilityTable {
+    /// The README's list of GNU parallel options futurerun refuses is the table that refuses them.
+    @Test func theReadmesRefusedOptionsAreGNUFormsTable() throws {
+        let root = String(#filePath.split(separator: "/Tests/").first!)
+        let readme = try #require(TextFile.read(root + "/README.md"))
+        let list = try #require(readme.split(separator: "\n").first { $0.hasPrefix("  `--arg-file-sep`") })
+        let listed = list.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        #expect(listed == GNUForms.options.keys.sorted())
+    }
+}
+
 @Suite struct Version {
     @Test func theVersionIsDeclaredOnceAndTheChangelogFollowsIt() throws {
         let root = String(#filePath.split(separator: "/Tests/").first!)

@@ -125,7 +125,52 @@ private let shells = ["/usr/bin/dash", "/usr/bin/bash"]
                 == #"_fr1=a _fr2=d/b _fr3=b; echo "${_fr1}" "${_fr1}" ''"${_fr2}"'' "${_fr3}""#)
     }
 
+    @Test func repeatedWordsRepeatOncePerArgument() throws {
+        let template = try Template(Array("cp -t dst x/{} \"{.}\" {#}".utf8), repeatsWords: true)
+        let line = template.expand(arguments: [Array("a.c".utf8), Array("b c".utf8)], jobNumber: 7, slot: 1)
+        #expect(
+            String(decoding: line, as: UTF8.self) == #"_fr1=a _fr2='b c'; cp -t dst x/a.c x/'b c' "${_fr1}" "${_fr2}" 7"#)
+    }
+
     @Test func nonReplacementBracesStayLiteral() throws {
         #expect(try expand("echo ${HOME} {a,b} {x}", ["arg"]) == #"_fr1=arg; echo ${HOME} {a,b} {x} "${_fr1}""#)
+    }
+}
+
+/// `--plus`'s string edits as values: what each spelling means, without a process (GNU parallel
+/// compares the output in the end-to-end suite).
+@Suite struct StringEdits {
+    @Test func spellingsParseAsGNUParallelReadsThem() {
+        #expect(StringEdit(":-x") == .defaultIfEmpty(Array("x".utf8)))
+        #expect(StringEdit(":2:3") == .bytes(from: 2, count: 3))
+        #expect(StringEdit("##a") == .removePrefix(pattern: "a", longest: true))
+        #expect(StringEdit("%%a") == .removeSuffix(pattern: "a", longest: true))
+        #expect(StringEdit("//a/b/c") == .replace(pattern: "a", with: "b/c", .every))
+        #expect(StringEdit("/#a/") == .replace(pattern: "a", with: "", .atStart))
+        #expect(StringEdit(",,A") == .changeCase(pattern: "A", upper: false, every: true))
+        for notAnEdit in ["", ":x", ":1:2:3", "#", "/", "//", "/a", "^", "x"] {
+            #expect(StringEdit(notAnEdit[...]) == nil, "\(notAnEdit)")
+        }
+    }
+
+    @Test func ungreedyMakesEveryQuantifierOutsideABracketLazy() {
+        #expect(StringEdit.ungreedy("a*b+c{2,3}") == "a*?b+?c{2,3}?")
+        #expect(StringEdit.ungreedy("[*+]x\\*.*?") == "[*+]x\\*.*?")
+    }
+
+    @Test func editsApplyToBytes() {
+        func edited(_ inner: String, _ argument: String) -> String {
+            String(decoding: StringEdit(inner[...])!.apply(to: Array(argument.utf8)), as: UTF8.self)
+        }
+        #expect(StringEdit(":1")!.apply(to: Array("é".utf8)) == [0xA9], "bytes, as Perl counts them")
+        #expect(edited(":9", "abc") == "" && edited(":1:9", "abc") == "bc")
+        #expect(edited("#a*b", "aabab") == "ab" && edited("##a*b", "aabab") == "ab")
+        #expect(edited("%b.*", "abcbd") == "abc" && edited("%%b.*", "abcbd") == "a")
+        #expect(edited("^^b", "abcb") == "aBcB" && edited(",A", "ABA") == "aBA")
+    }
+
+    @Test func aPatternThatDoesNotCompileIsRefusedAtTheStart() {
+        #expect(throws: UsageError.self) { try Template(Array("echo {/(/x}".utf8), plus: true) }
+        #expect((try? Template(Array("echo ${#x} {:2}".utf8), plus: true)) != nil)
     }
 }

@@ -72,6 +72,12 @@ import Testing
         (["-N", "2"], "echo {1}+{2}", ["a", "b", "c"]),
         (["--tagstring", "{#}-{}"], "echo {}", ["a", "b c"]),
         (["--plus"], "echo {}:{..}:{...}:{/..}:{/...}:{+/}:{+.}:{+..}:{+...}", ["dir/a.tar.gz", "b", "c.d", "x/y.e.f.g", "/r"]),
+        (
+            ["--plus"], "echo {:-E}/{:2}/{1:1:2}/{#a*b}/{##a*b}/{%b.*}/{%%b.*}/{/b/X}/{//b/$1}/{/#a/X}/{/%b/X}",
+            ["abcb", "", "aab", "é.b"]
+        ),
+        (["--plus"], "echo {^a.}/{^^b}/{,A}/{,,B}/{-1/[ch]/-}", ["abcb", "ABCB", "ch"]),
+        (["--plus"], "cp {} {}{,.bak} 2>/dev/null; echo {,.bak}", ["A.BAK"]),
         (["--header", ":"], "echo {f1}-{f2}", ["f1", "a", "b", ":::", "f2", "c"]),
         (["--tag"], "echo {}", [String(repeating: "long", count: 20), "b"]),
         (["-N", "3"], "echo {}", ["a", "b", "c", "d"]),
@@ -93,6 +99,64 @@ import Testing
         let gnu = String(decoding: Command.shell(line).run().value.stdout.bytes(), as: UTF8.self)
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out == gnu, "\(options)")
+    }
+
+    /// `--xargs`, `-m` and `-X` over ten input lines: the same lines fill the same jobs as in GNU
+    /// parallel, the last arguments spread over the job slots by `-m` and `-X`, not `--xargs`.
+    @Test(arguments: [
+        (["-j4", "-m"], "echo"), (["-j4", "--xargs"], "echo"), (["-j4", "-X"], "echo a{}b"),
+        (["-j1", "-X"], "echo pre{}post {#} \"{}\""), (["-j4", "-m"], "echo a{}b {.}"), (["-j3", "-X", "-n2"], "echo x{}"),
+        (["-j2", "--xargs", "-n4"], "echo"), (["-j0", "-m"], "echo"), (["-j2", "-X"], "echo 'x {} y'"),
+    ])
+    func fillingCommandLinesAsGNUParallel(options: [String], template: String) {
+        let input = (1...10).map { "\($0)\n" }.joined()
+        let run = futurerun(["-q"] + options + ["--each", template], stdin: input)
+        let line = "seq 10 | parallel -k " + (options + [template]).map(quoted).joined(separator: " ")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == String(decoding: Command.shell(line).run().value.stdout.bytes(), as: UTF8.self), "\(options)")
+        let listed = futurerun(["-q"] + options + ["--each", template, ":::"] + (1...10).map(String.init))
+        #expect(listed.out == run.out, "a ::: list fills as input lines do")
+    }
+
+    @Test func aFilledLineStaysWithinTheCommandLimitAndLosesNoArgument() {
+        // 40,000 arguments of 6 bytes: several full lines, each within the limit, every argument once.
+        let run = futurerun(
+            ["-q", "--xargs", "--each", "echo {}; echo \"{}\" | wc -c >&2"], shellPrefix: "seq 100000 139999 | ")
+        #expect(run.status == 0, "\(run.err)")
+        let lengths = run.errLines.compactMap { Int($0.filter { $0 != " " }) }
+        #expect(lengths.count > 1 && lengths.allSatisfy { $0 <= 128 * 1024 }, "\(lengths)")
+        let arguments = run.out.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        #expect(arguments == (100_000..<140_000).map { "\($0)"[...] }, "\(arguments.count) arguments")
+    }
+
+    @Test(arguments: [
+        (["-m", "--each", "echo {}", ":::", "a", ":::", "b"], "one argument list"),
+        (["-X", "--colsep", ",", "--each", "echo {}", ":::", "a"], "--colsep"),
+        (["-X", "--each", "echo {1}", ":::", "a"], "not numbered"), (["--xargs", "echo"], "--each"),
+        (["-X", "--each", "echo x\"{}", ":::", "a", "$(touch PWNED)"], "a word that -X repeats"),
+        (["-X", "--each", "echo a'{}", ":::", "a"], "a word that -X repeats"),
+    ])
+    func fillingNeedsOneUnnumberedList(arguments: [String], says: String) {
+        let run = futurerun(arguments)
+        #expect(run.status == 255 && run.errLines.count == 1 && run.err.contains(says), "\(run.err)")
+    }
+
+    @Test func filesHoldEachJobsStdoutAndTheirNamesArePrintedInOrderAsInGNUParallel() {
+        let scratch = Scratch()
+        let template = "sleep 0.{}; echo out {}; echo err {} >&2"
+        let run = futurerun(
+            ["-q", "--files", "--each", template, ":::", "3", "1", "2"], environment: [("TMPDIR", scratch.path)])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.errLines == ["err 3", "err 1", "err 2"], "stderr is printed, not lost")
+        let names = run.out.split(separator: "\n").map(String.init)
+        #expect(names.count == 3 && names.allSatisfy { $0.hasPrefix(scratch.path + "/futurerun-") }, "\(names)")
+        let gnuNames = gnu(["--files", template, ":::", "3", "1", "2"]).split(separator: "\n").map(String.init)
+        let contents = { (paths: [String]) in paths.map { readText($0) ?? "missing" } }
+        #expect(contents(names) == contents(gnuNames), "the same bytes in each file, in the same order")
+        #expect(contents(names) == ["out 3\n", "out 1\n", "out 2\n"])
+        for path in gnuNames { unlink(path) }
+        let unwritable = futurerun(["-q", "--files", "echo x"], environment: [("TMPDIR", scratch.file("missing"))])
+        #expect(unwritable.status != 0 && unwritable.err.contains("--files"), "\(unwritable.err)")
     }
 
     @Test func aHeaderLineNamesTheColumnsAsInGNUParallel() {
@@ -185,8 +249,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--plus", "--each", "echo {:2}", "a"], "{:2} (--plus)"), (["-X", "true"], "-X"),
-        (["--plus", "--each", "cp {} {}{,.bak}", "a"], "{,.bak} (--plus)"),
+        (["--plus", "--each", "echo {##} {}", "a"], "{##} (--plus)"), (["-L", "1", "true"], "-L"),
 
         (["--pipe", "wc"], "--pipe"),
         (["--each", "echo {..}", "a"], "{..} without --plus"),

@@ -41,7 +41,7 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         self.id = id
         self.command = command
         self.promise = Promise()
-        let directory = command.spillDirectory ?? SpillFile.directory
+        let directory = command.spillDirectory ?? TemporaryDirectory.path
         self.stdout = CapturedOutput(memoryLimit: command.memoryLimit, spillDirectory: directory)
         self.stderr = CapturedOutput(memoryLimit: command.memoryLimit, spillDirectory: directory)
     }

@@ -11,12 +11,6 @@ import _CFutureShims
 final class SpillFile: Sendable {
     private let descriptor: Int32
 
-    /// The directory temporary files go to: `$TMPDIR`, else `/tmp`.
-    static var directory: String {
-        if let value = getenv("TMPDIR"), value.pointee != 0 { return String(cString: value) }
-        return "/tmp"
-    }
-
     /// Creates the file in `directory`; throws the errno on failure.
     init(in directory: String) throws(SystemError) {
         let fd = fc_private_tempfile(directory)

@@ -28,6 +28,7 @@ public final class JobSource: Sendable {
         var prepared: FIFO<Job>?
         /// Named jobs `--resume` skipped, and how they ended before, for the jobs that wait for them.
         var settled: [(name: String, status: JobStatus)] = []
+        var filling = FillingState()
     }
 
     let selection: JobSelection
@@ -58,13 +59,16 @@ public final class JobSource: Sendable {
     }
 
     private let names: [String]
-    private let template: Template?
+    let template: Template?
+    /// `--xargs`, `-m`, `-X` (``fillItem(_:number:)``), and the job slots `-m`/`-X` spread over.
+    let filling: Options.Filling?
+    let spreadOver: Int
     /// `--tagstring`, with the replacement strings filled in per job.
     private let tagTemplate: Template?
     /// A template's `@NAME after=...` words, filled in unquoted per job (`@build-{}`), and how many.
     private let headerTemplate: Template?
     private let headerWords: Int
-    private let maxArguments: Int
+    let maxArguments: Int
     /// `-n 0`: each job runs without its argument.
     private let dropsArguments: Bool
     /// `--trim` (and `--colsep`'s default): blanks taken from each argument or column.
@@ -76,8 +80,13 @@ public final class JobSource: Sendable {
     public var knownTotal: Int? { total.withLock { $0 } }
 
     /// - Parameter input: the descriptor to read job lines from, for the streamed forms.
-    public init(options: Options, input: Int32?, selection: JobSelection = JobSelection()) throws(UsageError) {
+    /// - Parameter spreadOver: the job slots `-m` and `-X` spread the last arguments over.
+    public init(
+        options: Options, input: Int32?, selection: JobSelection = JobSelection(), spreadOver: Int = 1
+    ) throws(UsageError) {
         self.selection = selection
+        filling = options.filling
+        self.spreadOver = max(1, spreadOver)
         names = options.names
         tagTemplate = try options.tagString.map { bytes throws(UsageError) in try Template(bytes, plus: options.plus) }
         // `-n 0` reads one argument a job, as `-n 1` does, and runs the job without it.
@@ -118,7 +127,7 @@ public final class JobSource: Sendable {
                 bytes = Self.naming(bytes, names)
                 headerReader = reader
             }
-            let (header, words, template) = try Self.templates(bytes, plus: options.plus)
+            let (header, words, template) = try Self.templates(bytes, options)
             self.template = template
             headerTemplate = header
             headerWords = words
@@ -142,7 +151,7 @@ public final class JobSource: Sendable {
                 bytes = Self.naming(bytes, lists.map { $0.first ?? [] })
                 lists = lists.map { Array($0.dropFirst()) }
             }
-            let (header, words, template) = try Self.templates(bytes, plus: options.plus)
+            let (header, words, template) = try Self.templates(bytes, options)
             self.template = template
             headerTemplate = header
             headerWords = words
@@ -153,7 +162,9 @@ public final class JobSource: Sendable {
                     option: "--each", value: String(decoding: bytes, as: UTF8.self),
                     expected: "at most {\(lists.count)}: there are \(lists.count) argument lists")
             }
-            if options.maxArguments > 1 {
+            if options.filling != nil {
+                generator = .groups(lists[0], size: 1, next: 0)
+            } else if options.maxArguments > 1 {
                 total.withLock { $0 = (lists[0].count + options.maxArguments - 1) / options.maxArguments }
                 generator = .groups(lists[0], size: options.maxArguments, next: 0)
             } else {
@@ -198,12 +209,22 @@ public final class JobSource: Sendable {
 
     /// A template's header (if it starts with `@`) and its command, parsed apart.
     private static func templates(
-        _ bytes: [UInt8], plus: Bool
+        _ bytes: [UInt8], _ options: Options
     ) throws(UsageError) -> (header: Template?, words: Int, command: Template) {
-        guard let (words, command) = JobHeader.divide(bytes) else { return (nil, 0, try Template(bytes, plus: plus)) }
-        let header = try Template(Array(words.joined(separator: [0x20])), plus: plus)
+        let repeatsWords = options.filling?.repeatsWords ?? false
+        guard let (words, command) = JobHeader.divide(bytes) else {
+            let template = try Template(bytes, plus: options.plus, repeatsWords: repeatsWords)
+            if options.filling != nil, template.highestList > 0 {
+                throw .invalidValue(
+                    option: "--each", value: String(decoding: bytes, as: UTF8.self),
+                    expected: "{} for the arguments: with --xargs, -m or -X a job's arguments are not numbered")
+            }
+            return (nil, 0, template)
+        }
+        if options.filling != nil { throw .badJobGraph("a job header names one job's argument; not with --xargs, -m or -X") }
+        let header = try Template(Array(words.joined(separator: [0x20])), plus: options.plus)
         if header.usesSlot { throw .badJobGraph("a job header cannot hold {%}: the slot is known only when the job starts") }
-        return (header, words.count, try Template(command, plus: plus))
+        return (header, words.count, try Template(command, plus: options.plus))
     }
 
     /// Where the whole list is known before the run (`:::` segments, `--each` lists), a bad graph is
@@ -257,7 +278,8 @@ public final class JobSource: Sendable {
 
     /// The next job of the whole list, numbered and named.
     func produce(_ state: inout State) -> Job? {
-        guard let item = nextItem(&state.generator) else {
+        let next = filling == nil ? nextItem(&state.generator) : fillItem(&state, number: state.produced + 1)
+        guard let item = next else {
             let produced = state.produced
             total.withLock { $0 = produced }
             return nil
@@ -287,7 +309,7 @@ public final class JobSource: Sendable {
         }
     }
 
-    private func nextItem(_ generator: inout Generator) -> Item? {
+    func nextItem(_ generator: inout Generator) -> Item? {
         switch generator {
         case .commands(let commands, let next):
             guard next < commands.count else { return nil }
@@ -308,7 +330,7 @@ public final class JobSource: Sendable {
             return nil
         case .argumentLines(let box):
             var arguments: [[UInt8]] = []
-            while arguments.count < maxArguments, let record = box.reader.next() {
+            while arguments.count < (filling == nil ? maxArguments : 1), let record = box.reader.next() {
                 if record.length == 0 { continue }
                 if record.isCut, box.reader.keep != Self.labelLimit {
                     let reason =

@@ -13,12 +13,20 @@
 /// | `{N}` `{N.}` `{N/}` `{N//}` `{N/.}` | the same, of the Nth list, column or argument |
 /// | `{-N}` `{-N.}` … | the same, of the Nth from the end |
 public struct Template: Sendable, Equatable {
-    enum Transform: Sendable, Equatable {
+    enum Transform: Sendable, Hashable {
         case whole, noExtension, baseName, directory, baseNameNoExtension
         /// `--plus`: `{..}` `{...}` (without the last N extensions, if it has N), `{/..}` `{/...}`
         /// (the same of the base name), `{+/}` (the directory, empty if none), `{+.}` `{+..}`
         /// `{+...}` (the last N extensions, empty if fewer): {} = {+/}/{/} = {..}.{+..}.
         case withoutExtensions(Int), baseNameWithoutExtensions(Int), directoryOrEmpty, extensions(Int)
+        /// `--plus`: `{:N}`, `{#re}`, `{/re/str}`, … (``StringEdit``).
+        case edit(StringEdit)
+    }
+
+    /// What one job-script variable holds: an argument, transformed.
+    private struct VariableKey: Hashable {
+        let argument: Int
+        let transform: Transform
     }
 
     /// How an argument is written at a replacement.
@@ -52,11 +60,15 @@ public struct Template: Sendable, Equatable {
     let holdsFirstArgumentWhole: Bool
     /// The highest `{N}` used (0 if none).
     let highestList: Int
+    /// `-X`: the runs of ``parts`` that make a word holding a replacement string, each repeated
+    /// once per argument (empty otherwise).
+    let repeatedWords: [Range<Int>]
 
     /// Parses `bytes`; refuses a replacement where bash evaluates it (``ArithmeticRegions``) or where
     /// no reference expands (``QuoteTracker``).
     /// - Parameter plus: `--plus`: GNU parallel's extra path strings are replacement strings too.
-    init(_ bytes: [UInt8], plus: Bool = false) throws(UsageError) {
+    /// - Parameter repeatsWords: `-X`: each word holding a replacement string is repeated per argument.
+    init(_ bytes: [UInt8], plus: Bool = false, repeatsWords: Bool = false) throws(UsageError) {
         if let refusal = GNUForms.templateRefusal(bytes, plus: plus) { throw refusal }
         var found: [(at: Int, length: Int, Replacement)] = []
         var index = 0
@@ -65,6 +77,11 @@ public struct Template: Sendable, Equatable {
             if bytes[index] == UInt8(ascii: "{"), !escaped,
                 let (kind, length) = Template.replacement(in: bytes, at: index, plus: plus)
             {
+                if case .argument(_, .edit(let edit)) = kind, !edit.isValid {
+                    throw .invalidValue(
+                        option: "--each", value: String(decoding: bytes[index..<(index + length)], as: UTF8.self),
+                        expected: "a regular expression that compiles (as in Perl)")
+                }
                 found.append((index, length, kind))
                 index += length
                 escaped = false
@@ -83,6 +100,8 @@ public struct Template: Sendable, Equatable {
         var tracker = QuoteTracker(arithmetic: arithmetic)
         var onlyPlainWords = true
         var parts: [Part] = []
+        /// The bytes of each part.
+        var spans: [Range<Int>] = []
         var literalStart = 0
         func placement(at index: Int) throws(UsageError) -> Placement {
             if let construct = arithmetic.construct(containing: index) {
@@ -96,8 +115,15 @@ public struct Template: Sendable, Equatable {
                 tracker.feed(bytes, at: position)
                 onlyPlainWords = onlyPlainWords && Template.isPlainWordByte(bytes[position])
             }
-            if replacement.at > literalStart { parts.append(.literal(Array(bytes[literalStart..<replacement.at]))) }
+            if replacement.at > literalStart {
+                let literal = bytes[literalStart..<replacement.at]
+                // -X: blanks apart from the rest, so that words are runs of parts.
+                let pieces = repeatsWords ? Template.blankRuns(literal) : [literal]
+                parts += pieces.map { .literal(Array($0)) }
+                spans += pieces.map { $0.startIndex..<$0.endIndex }
+            }
             literalStart = replacement.at + replacement.length
+            if replacement.2 != nil { spans.append(replacement.at..<literalStart) }
             switch replacement.2 {
             case nil: break
             case .jobNumber: parts.append(.jobNumber)
@@ -115,6 +141,10 @@ public struct Template: Sendable, Equatable {
             guard appended == .word || appended == .reference(.init(surroundings: .code)) else { throw .unplacedArguments }
         }
         usesSlot = parts.contains(.slot)
+        repeatedWords = repeatsWords ? Template.wordsHoldingArguments(parts) : []
+        if !repeatedWords.isEmpty {
+            try Template.checkRepeatable(bytes, parts: parts, spans: spans, words: repeatedWords, plus: plus)
+        }
         let arguments = parts.compactMap { part -> (list: Int?, transform: Transform)? in
             if case .argument(let list, let transform, _) = part { (list, transform) } else { nil }
         }
@@ -135,9 +165,78 @@ public struct Template: Sendable, Equatable {
 
     private enum Replacement { case argument(list: Int?, Transform), jobNumber, slot }
 
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A }
+
+    /// `bytes` cut where blanks start and end: blank runs and word pieces, in order.
+    private static func blankRuns(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var runs: [ArraySlice<UInt8>] = []
+        var start = bytes.startIndex
+        for index in bytes.indices.dropFirst() where isBlank(bytes[index]) != isBlank(bytes[index - 1]) {
+            runs.append(bytes[start..<index])
+            start = index
+        }
+        return runs + [bytes[start...]]
+    }
+
+    /// `-X`: a repeated word must leave the quotes as it found them, or its copies would put their
+    /// arguments where the tracker did not place them. Checked by parsing the template with each
+    /// word written twice: every copy's arguments must be placed as the word's own.
+    private static func checkRepeatable(
+        _ bytes: [UInt8], parts: [Part], spans: [Range<Int>], words: [Range<Int>], plus: Bool
+    ) throws(UsageError) {
+        var doubled = bytes
+        var expected: [Placement] = []
+        var next = 0
+        for word in words {
+            expected += placements(parts[next..<word.upperBound]) + placements(parts[word])
+            next = word.upperBound
+        }
+        expected += placements(parts[next...])
+        for word in words.reversed() {
+            let span = spans[word.lowerBound].lowerBound..<spans[word.upperBound - 1].upperBound
+            doubled.insert(contentsOf: [0x20] + bytes[span], at: span.upperBound)
+        }
+        guard let copy = try? Template(doubled, plus: plus), placements(copy.parts[...]) == expected else {
+            throw .unsafeTemplate(
+                context: "a word that -X repeats",
+                hint: "its quotes do not close within the word; quote each word on its own, as in -X 'echo \"x{}\"'")
+        }
+    }
+
+    /// How each argument among `parts` is written.
+    private static func placements(_ parts: ArraySlice<Part>) -> [Placement] {
+        parts.compactMap { if case .argument(_, _, let placement) = $0 { placement } else { nil } }
+    }
+
+    /// The runs of `parts` between blank literals that hold an argument.
+    private static func wordsHoldingArguments(_ parts: [Part]) -> [Range<Int>] {
+        var words: [Range<Int>] = []
+        var start = 0
+        for index in parts.indices + [parts.count] {
+            let ends: Bool
+            if index == parts.count {
+                ends = true
+            } else if case .literal(let bytes) = parts[index], let first = bytes.first {
+                ends = isBlank(first)
+            } else {
+                ends = false
+            }
+            guard ends else { continue }
+            let holdsArgument = parts[start..<index].contains { if case .argument = $0 { true } else { false } }
+            if holdsArgument { words.append(start..<index) }
+            start = index + 1
+        }
+        return words
+    }
+
     /// The replacement string starting at `start`, and its length, if it is one.
     private static func replacement(in bytes: [UInt8], at start: Int, plus: Bool) -> (Replacement, Int)? {
-        guard let close = bytes[start...].prefix(12).firstIndex(of: UInt8(ascii: "}")) else { return nil }
+        // --plus's edits hold patterns: a longer reach, but never across a brace or the shell's `${`.
+        let edits = plus && (start == 0 || bytes[start - 1] != UInt8(ascii: "$"))
+        let braces = bytes[(start + 1)...].prefix(edits ? 256 : 11)
+        guard let close = braces.firstIndex(where: { $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "{") }),
+            bytes[close] == UInt8(ascii: "}")
+        else { return nil }
         var inner = String(decoding: bytes[(start + 1)..<close], as: UTF8.self)
         let length = close - start + 1
         if inner == "#" { return (.jobNumber, length) }
@@ -169,7 +268,9 @@ public struct Template: Sendable, Equatable {
         case "+." where plus: transform = .extensions(1)
         case "+.." where plus: transform = .extensions(2)
         case "+..." where plus: transform = .extensions(3)
-        default: return nil
+        default:
+            guard edits, let edit = StringEdit(inner[...]) else { return nil }
+            transform = .edit(edit)
         }
         return (.argument(list: list, transform), length)
     }
@@ -179,8 +280,8 @@ public struct Template: Sendable, Equatable {
     func expand(arguments: [[UInt8]], jobNumber: Int, slot: Int) -> [UInt8] {
         var head: [UInt8] = []
         var line: [UInt8] = []
-        /// The variables assigned so far, by argument and transform.
-        var variables: [(argument: Int, transform: Transform)] = []
+        /// The variables assigned so far, by argument and transform, and their numbers.
+        var variables: [VariableKey: Int] = [:]
         func put(_ list: Int, _ transform: Transform, _ placement: Placement) {
             let (argument, bytes) = Template.argument(list, of: arguments)
             let value = Template.apply(transform, to: bytes)
@@ -189,28 +290,42 @@ public struct Template: Sendable, Equatable {
                 return
             }
             let number: Int
-            if let known = variables.firstIndex(where: { $0 == (argument, transform) }) {
-                number = known + 1
+            if let known = variables[VariableKey(argument: argument, transform: transform)] {
+                number = known
             } else {
-                variables.append((argument, transform))
-                number = variables.count
+                number = variables.count + 1
+                variables[VariableKey(argument: argument, transform: transform)] = number
                 head +=
                     (number > 1 ? [0x20] : []) + ShellQuoting.variable(number) + [UInt8(ascii: "=")] + ShellQuoting.word(value)
             }
             line += ShellQuoting.reference(to: ShellQuoting.variable(number), at: site)
         }
-        for part in parts {
+        /// `part` with `{}` standing for `only` argument, or for all of them.
+        func render(_ part: Part, only: Int? = nil) {
             switch part {
             case .literal(let bytes): line += bytes
             case .jobNumber: line += Array(String(jobNumber).utf8)
             case .slot: line += Array(String(slot).utf8)
             case .argument(let list?, let transform, let placement): put(list, transform, placement)
             case .argument(nil, let transform, let placement):
-                for argument in arguments.indices {
-                    if argument > 0 { line.append(0x20) }
+                for argument in only.map({ [$0] }) ?? Array(arguments.indices) {
+                    if argument > (only ?? 0) { line.append(0x20) }
                     put(argument, transform, placement)
                 }
             }
+        }
+        var index = 0
+        while index < parts.count {
+            guard let word = repeatedWords.first(where: { $0.lowerBound == index }) else {
+                render(parts[index])
+                index += 1
+                continue
+            }
+            for argument in arguments.indices {
+                if argument > 0 { line.append(0x20) }
+                for part in parts[word] { render(part, only: argument) }
+            }
+            index = word.upperBound
         }
         if !hasReplacement {
             for argument in arguments.indices {
@@ -271,6 +386,7 @@ public struct Template: Sendable, Equatable {
             guard let slash else { return [] }
             return Array(argument[..<slash])
         case .extensions(let count): return splitExtensions(argument[baseStart...], count).extensions
+        case .edit(let edit): return edit.apply(to: argument)
         }
     }
 

@@ -38,7 +38,6 @@ enum GNUForms {
         "--extensionreplace": "not supported: the replacement strings are {} {.} {/} {//} {/.} {#} {%} {N} {-N}",
         "--fg": "not supported",
         "--fifo": "not supported yet (it goes with --pipe)",
-        "--files": "not supported; --results DIR keeps each job's output in files",
         "--filter": "not supported",
         "--filter-hosts": "not supported: files are not copied and each job runs on one host",
         "--gnu": "not supported",
@@ -69,8 +68,6 @@ enum GNUForms {
         "--number-of-threads": "not supported",
         "--onall": "not supported: files are not copied and each job runs on one host",
         "--open-tty": "not supported",
-        "--output-as-files": "not supported; --results DIR keeps each job's output in files",
-        "--outputasfiles": "not supported; --results DIR keeps each job's output in files",
         "--parens": "not supported: the replacement strings are {} {.} {/} {//} {/.} {#} {%} {N} {-N}",
         "--pipe": "not supported yet",
         "--pipe-part": "not supported yet",
@@ -129,18 +126,15 @@ enum GNUForms {
         "--use-cpus-instead-of-cores": "not supported",
         "--use-sockets-instead-of-threads": "not supported",
         "--wait": "not supported",
-        "--xargs": "not supported; use -n N to give each job N arguments",
         "-1": "not supported",
         "-2": "not supported",
         "-J": "not supported",
         "-L": "use -n N (an input line is one argument)",
         "-M": "not needed: futurerun always multiplexes its ssh connections",
         "-V": "use --version",
-        "-X": "not supported; use -n N to give each job N arguments",
         "-e": "use -E STR",
         "-i": "use -I STR",
         "-l": "not supported",
-        "-m": "not supported; use -n N to give each job N arguments",
         "-o": "not supported",
         "-p": "not supported",
         "-s": "not supported; a command longer than the system takes fails as its own job",
@@ -168,32 +162,14 @@ enum GNUForms {
         if !plus, let found = paths.first(where: text.contains) {
             return .gnuForm(form: found + " without --plus", instead: "give --plus, as GNU parallel needs it")
         }
-        let others = ["{##}", "{uniq}", "{hgrp}", "{slot}", "{seq}", "{len}", "{agrp}", "{host}", "{sshlogin}"]
-        if let found = others.first(where: text.contains) ?? (plus ? Self.stringManipulation(in: text) : nil) {
+        let others = [
+            "{##}", "{0#}", "{0%}", "{choose_k}", "{uniq}", "{hgrp}", "{slot}", "{seq}", "{len}", "{agrp}", "{host}",
+            "{sshlogin}",
+        ]
+        if let found = others.first(where: text.contains) {
             return .gnuForm(
                 form: found + " (--plus)",
-                instead:
-                    "futurerun takes --plus's {..} {...} {/..} {/...} {+/} {+.} {+..} {+...}; use the shell's ${x%.*} for the rest"
-            )
-        }
-        return nil
-    }
-
-    /// A `--plus` string that edits its argument (`{:2}`, `{#pre}`, `{%suf}`, `{/a/b}`, `{^x}`, `{,x}`),
-    /// if the template holds one. Only asked with `--plus`: without it these are the shell's own
-    /// braces (`cp {} {}{,.bak}`), as in GNU parallel; a `${…}` is the shell's either way.
-    private static func stringManipulation(in text: String) -> String? {
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "{") {
-            let after = rest[rest.index(after: open)...]
-            guard let close = after.firstIndex(of: "}") else { return nil }
-            let inner = after[..<close].drop { $0.isNumber }
-            let edits =
-                inner.first.map { ":^,".contains($0) } == true || (inner.count > 1 && "#%".contains(inner.first!))
-                || (inner.first == "/" && inner.dropFirst().contains("/") && inner != "//")
-            let parameter = open > text.startIndex && text[text.index(before: open)] == "$"
-            if edits && !parameter { return String(rest[open...close]) }
-            rest = after
+                instead: "futurerun takes --plus's path strings and string edits, not the job total, slot or host names")
         }
         return nil
     }

@@ -252,6 +252,14 @@ public struct OptionParser {
             }
             guard listCount == 1 else { throw .needsOneList("-n/--max-args") }
         }
+        if options.filling != nil {
+            guard let listCount else {
+                throw .needsOption(
+                    option: "--xargs/-m/-X", needs: "--each TEMPLATE", example: "futurerun -X --each 'cp -t dst {}' *.log")
+            }
+            guard listCount == 1 else { throw .needsOneList("--xargs/-m/-X") }
+            if options.columnSeparator != nil { throw .conflictingOptions("--colsep", "--xargs/-m/-X") }
+        }
         if options.columnSeparator != nil {
             guard let listCount else {
                 throw .needsOption(

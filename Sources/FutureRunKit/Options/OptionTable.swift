@@ -39,12 +39,19 @@ extension OptionDeclaration {
             effect: { parsed, _ throws(UsageError) in parsed.options.nullSeparated = true }),
         .init(
             ["plus"], example: "--plus", section: .input,
-            help: ["also {..} {...} {/..} {/...} {+/} {+.} {+..} {+...}, as GNU parallel's --plus"],
+            help: ["also {..} {+.} ... and edits {:N} {#re} {%re} {/re/str} {^re}, as GNU parallel's --plus"],
             manual: """
-                GNU parallel's path strings of `--plus`: `{..}` and `{...}` drop the last two or three \
+                GNU parallel's strings of `--plus`. Paths: `{..}` and `{...}` drop the last two or three \
                 extensions (if the name has them), `{/..}` and `{/...}` the same of the base name, \
                 `{+/}` is the directory (empty if none), `{+.}` `{+..}` `{+...}` the last one, two or \
-                three extensions, so that `{}` = `{+/}/{/}` = `{..}.{+..}`. Its other strings are refused.
+                three extensions, so that `{}` = `{+/}/{/}` = `{..}.{+..}`. Edits, after bash's: \
+                `{:-str}` (str if empty), `{:N}` and `{:N:M}` (bytes from N), `{#re}` `{##re}` (without the \
+                shortest or longest prefix re matches), `{%re}` `{%%re}` (suffix), `{/re/str}` \
+                `{//re/str}` `{/#re/str}` `{/%re/str}` (replace the first, every, a leading or a \
+                trailing match), `{^re}` `{^^re}` `{,re}` `{,,re}` (upper or lower case of a leading or \
+                every match); re is a regular expression, str is taken as it is, and each takes a list \
+                number as the others do (`{2%.gz}`). `{##}`, `{0#}`, `{0%}`, `{uniq}` and the host strings \
+                are refused.
                 """,
             effect: { parsed, _ throws(UsageError) in parsed.options.plus = true }),
         .init(
@@ -108,6 +115,32 @@ extension OptionDeclaration {
             effect: { parsed, value throws(UsageError) in
                 parsed.options.maxArguments = try OptionValue.count(value!, option: "--max-args")
             }),
+        .init(
+            ["xargs"], example: "--xargs", section: .input,
+            help: ["as many arguments per job as a command line holds (GNU parallel's --xargs)"],
+            manual: """
+                Give each job as many arguments as its command line holds (128 KiB less 4 KiB \
+                for the job's number and slot), as xargs and GNU parallel's `--xargs` do; `{}` is \
+                all of them, each quoted, and `-n N` caps them. Needs `--each` and one argument list.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.filling = .init(spreads: false, repeatsWords: false) }),
+        .init(
+            ["multiple"], short: "m", example: "-m", section: .input,
+            help: ["as --xargs, the last arguments spread over the job slots (GNU parallel's -m)"],
+            manual: """
+                As `--xargs`, but when input ends the arguments left are spread evenly over the \
+                job slots (`-j`), so that the last jobs run side by side: GNU parallel's `-m`.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.filling = .init(spreads: true, repeatsWords: false) }),
+        .init(
+            ["multiple-context"], short: "X", example: "-X", section: .input,
+            help: ["as -m, each word with {} repeated per argument: -X 'echo a{}b' (GNU parallel's -X)"],
+            manual: """
+                As `-m`, and each word of the template that holds a replacement string is repeated \
+                once per argument, so `-X 'cp -t dst x/{}'` gives `cp -t dst x/a x/b ...`: GNU \
+                parallel's `-X`. A word ends at a blank, quotes or not, as GNU parallel reads it.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.filling = .init(spreads: true, repeatsWords: true) }),
         .init(
             ["colsep"], value: .text("REGEX"), example: "--colsep '\\t'", section: .input,
             help: ["split each input line into columns {1} {2} ... at REGEX: --colsep ,"],
@@ -397,6 +430,15 @@ extension OptionDeclaration {
                 parsed.options.live = true
                 parsed.options.liveMode = .asRead
             }),
+        .init(
+            ["files", "output-as-files", "outputasfiles"], example: "--files", section: .output,
+            help: ["save each job's stdout in a file and print its name (GNU parallel's --files)"],
+            manual: """
+                Save each job's stdout in a file of its own, `$TMPDIR/futurerun-XXXXXX` (kept after \
+                the run), and print the file's name in its place, in input order: GNU parallel's \
+                `--files`. Stderr is printed as usual; a file that cannot be written fails the run.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.files = true }),
         .init(
             ["names"], value: .text("A,B,..."), example: "--names lint,test", section: .output,
             help: ["labels for the jobs: --names lint,test,docs"],

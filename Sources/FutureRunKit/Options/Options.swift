@@ -71,6 +71,18 @@ public struct Options: Sendable, Equatable {
     }
     /// `-n N`: up to N arguments per job.
     public var maxArguments = 1
+    /// `--files`: each job's stdout saved in a file, whose name is printed instead.
+    public var files = false
+    /// `--xargs`, `-m`, `-X`: as many arguments per job as a command line holds.
+    var filling: Filling?
+
+    /// How `--xargs`, `-m` and `-X` fill a job's command line.
+    struct Filling: Sendable, Equatable {
+        /// `-m`, `-X`: the arguments left when input ends are spread over the job slots.
+        var spreads: Bool
+        /// `-X`: a word holding a replacement string is repeated once per argument.
+        var repeatsWords: Bool
+    }
     /// `--colsep REGEX`: each argument split into columns.
     public var columnSeparator: String?
     public var quiet = false

@@ -20,6 +20,8 @@ final class JobReporter {
     let console: Console
     let settings: Settings
     private let reports: [Report]
+    /// `--files`: stdout goes to a file per job, and the file's name is printed.
+    private let outputFiles: OutputFiles?
     private let source: JobSource
     private let start = ContinuousClock.now
     private(set) var tally = Tally()
@@ -42,6 +44,7 @@ final class JobReporter {
         self.console = console
         self.settings = settings
         self.reports = reports
+        outputFiles = reports.lazy.compactMap { $0 as? OutputFiles }.first
         self.source = source
         self.running = running
     }
@@ -60,7 +63,7 @@ final class JobReporter {
 
     /// A chunk of the job's output: to the terminal if `show`, to the reports always.
     func output(_ job: Job, _ bytes: [UInt8], isError: Bool, show: Bool) throws(OutputError) {
-        if show {
+        if show, isError || outputFiles == nil {
             try stopCommands()
             if isError { try console.jobError(bytes) } else { try console.jobOutput(bytes) }
         }
@@ -90,6 +93,10 @@ final class JobReporter {
         noteLostOutput(of: outcome, outcome.result.stderr, "stderr")
         tally.add(outcome)
         for report in reports { report.finished(outcome) }
+        if let path = outputFiles?.takePath(of: outcome.job) {
+            try stopCommands()
+            try console.jobOutput(Array((path + "\n").utf8))
+        }
         if groupOpen, let end = settings.ci.groupEnd(outcome) {
             try marker(end)
             groupOpen = false

@@ -1,3 +1,4 @@
+import FutureProcess
 import Glibc
 
 /// A write to stdout or stderr failed.
@@ -69,7 +70,7 @@ public struct StandardStream: Sendable {
 
 /// Where held output spills, as futurerun's messages name it.
 enum SpillSpace {
-    static var directory: String { getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp" }
+    static var directory: String { TemporaryDirectory.path }
     /// How long the oldest job may wait for spill space, its output held until it ends, before the
     /// run gives up on it (nothing else will free space for it).
     static let patience: Duration = .seconds(10)

@@ -24,7 +24,9 @@ struct Plan {
         let environment = Self.environment()
         let inputDescriptor = try Self.openInput(options.source)
         let (selection, selectionNotices) = try Self.selection(options, environment: environment)
-        source = try JobSource(options: options, input: inputDescriptor, selection: selection)
+        let cpus = CPUCount.usable()
+        source = try JobSource(
+            options: options, input: inputDescriptor, selection: selection, spreadOver: options.jobs.width(cpus: cpus))
         startNotices = selectionNotices + [source.shardNotice].compactMap { $0 }
 
         let hosts = try Self.hosts(options)
@@ -43,7 +45,6 @@ struct Plan {
             throw .unrunnableShell(path: options.shell, reason: String(cString: strerror(error.errno)))
         }
 
-        let cpus = CPUCount.usable()
         var width = options.jobs.width(cpus: cpus)
         var (cappedWidth, notice) = Self.capByDescriptorLimit(width, requested: options.jobs)
         if let (fit, processNotice) = Self.capByProcessLimit(cappedWidth, requested: options.jobs) {

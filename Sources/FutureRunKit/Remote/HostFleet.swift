@@ -239,7 +239,7 @@ final class HostFleet: Sendable {
     /// Makes the private directory (0700) for the control sockets: in `$TMPDIR` when its path is
     /// short enough for a socket's (108 bytes with ssh's temporary suffix), else in /tmp.
     static func makeControlDirectory() -> String? {
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.count < 48 && !$0.isEmpty ? $0 : nil } ?? "/tmp"
+        let base = TemporaryDirectory.path.utf8.count < 48 ? TemporaryDirectory.path : "/tmp"
         var template = Array("\(base)/futurerun-ssh.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { return nil }
         return String(cString: made)

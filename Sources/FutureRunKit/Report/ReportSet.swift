@@ -13,6 +13,7 @@ enum ReportSet {
         }
         if let path = options.junit { reports.append(try JUnitReport(path: path)) }
         if let path = options.results { reports.append(try ResultsDirectory(path: path)) }
+        if options.files { reports.append(OutputFiles()) }
         if let path = options.timeline { reports.append(try Timeline(path: path)) }
         if let path = stepSummary, !path.isEmpty { reports.append(try StepSummary(path: path)) }
         return reports

@@ -1,0 +1,50 @@
+import FutureProcess
+import Glibc
+
+/// `--files`: each job's stdout saved in a file of its own in the temporary directory
+/// (`$TMPDIR/futurerun-XXXXXX`, kept after the run), whose name is printed in its place, as
+/// GNU parallel's `--files` does. Stderr is printed as usual.
+///
+/// Used by the printer thread only.
+final class OutputFiles: Report {
+    private let directory: String
+    private var open: [Int: ReportFile] = [:]
+    /// Each finished job's file name, until it is printed.
+    private var finishedPaths: [Int: String] = [:]
+    private(set) var error: String?
+
+    init(directory: String = TemporaryDirectory.path) { self.directory = directory }
+
+    /// The job's file, created at its first output (or at its end, if it wrote nothing).
+    private func file(for job: Job) -> ReportFile? {
+        if let file = open[job.number] { return file }
+        guard error == nil else { return nil }
+        var template = Array("\(directory)/futurerun-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0, fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0 else {
+            error = "cannot create a file in '\(directory)' for --files: \(String(cString: strerror(errno)))"
+            return nil
+        }
+        let file = ReportFile(
+            descriptor: descriptor, path: String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        open[job.number] = file
+        return file
+    }
+
+    func output(_ job: Job, _ bytes: [UInt8], isError: Bool) {
+        guard !isError else { return }
+        file(for: job)?.write(bytes)
+    }
+
+    func finished(_ outcome: JobOutcome) {
+        guard !outcome.status.neverRan, let file = file(for: outcome.job) else { return }
+        open[outcome.job.number] = nil  // closed as it goes
+        if let failure = file.error { error = error ?? failure }
+        finishedPaths[outcome.job.number] = file.path
+    }
+
+    /// The file `job`'s stdout went to, once it has finished; asked once.
+    func takePath(of job: Job) -> String? { finishedPaths.removeValue(forKey: job.number) }
+
+    func close() {}
+}
