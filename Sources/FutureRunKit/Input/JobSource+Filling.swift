@@ -31,7 +31,7 @@ extension JobSource {
                 state.filling.unread.append(item)
                 break
             }
-            let cost = Self.fillCost(of: argument, in: template, first: batch.isEmpty, number: number)
+            let cost = Self.fillCost(of: argument, at: batch.count, in: template, number: number)
             if !batch.isEmpty, length + cost > Self.fillLimit {
                 state.filling.unread.append(item)
                 break
@@ -53,9 +53,8 @@ extension JobSource {
                 batch.removeLast(batch.count - perJob)
             }
         }
-        // Each argument's cost is measured alone, with small variable numbers (`${_fr2}`): the
-        // whole line may be longer. If so, the most that fit is found by halving, and the rest
-        // goes to the next job.
+        // Each argument's cost is measured alone: should the whole line be longer, the most that
+        // fit is found by halving, and the rest goes to the next job.
         func fits(_ count: Int) -> Bool {
             template.expand(arguments: Array(batch[..<count]), jobNumber: number, slot: 1).count <= Self.fillLimit
         }
@@ -71,12 +70,15 @@ extension JobSource {
         return batch.isEmpty ? nil : .arguments(batch)
     }
 
-    /// The bytes `argument` adds to a filled line: the whole line with it alone, if it is the
-    /// first; else what a second copy of it adds (a separator, its quoted form at each `{}`, a
-    /// variable's assignment, or with `-X` a repeated word).
-    private static func fillCost(of argument: [UInt8], in template: Template, first: Bool, number: Int) -> Int {
-        let once = template.expand(arguments: [argument], jobNumber: number, slot: 1).count
-        if first { return once }
-        return template.expand(arguments: [argument, argument], jobNumber: number, slot: 1).count - once
+    /// The bytes `argument` adds to a filled line as its argument number `position` (from 0): the
+    /// whole line with it alone, if it is the first; else what a second copy of it adds (a
+    /// separator, its quoted form at each `{}`, its variables' assignments and references with
+    /// the numbers they will have, or with `-X` a repeated word).
+    private static func fillCost(of argument: [UInt8], at position: Int, in template: Template, number: Int) -> Int {
+        let firstVariable = 1 + max(0, position - 1) * template.variablesPerArgument
+        let once = template.expand(arguments: [argument], jobNumber: number, slot: 1, firstVariable: firstVariable).count
+        if position == 0 { return once }
+        let twice = template.expand(arguments: [argument, argument], jobNumber: number, slot: 1, firstVariable: firstVariable)
+        return twice.count - once
     }
 }

@@ -60,6 +60,8 @@ public struct Template: Sendable, Equatable {
     let holdsFirstArgumentWhole: Bool
     /// The highest `{N}` used (0 if none).
     let highestList: Int
+    /// How many variables each argument of `{}` is assigned to (one per transform it is referenced with).
+    let variablesPerArgument: Int
     /// `-X`: the runs of ``parts`` that make a word holding a replacement string, each repeated
     /// once per argument (empty otherwise).
     let repeatedWords: [Range<Int>]
@@ -142,6 +144,12 @@ public struct Template: Sendable, Equatable {
         }
         usesSlot = parts.contains(.slot)
         repeatedWords = repeatsWords ? Template.wordsHoldingArguments(parts) : []
+        variablesPerArgument =
+            Set(
+                parts.compactMap { part -> Transform? in
+                    if case .argument(_, let transform, .reference) = part { transform } else { nil }
+                }
+            ).count
         if !repeatedWords.isEmpty {
             try Template.checkRepeatable(bytes, parts: parts, spans: spans, words: repeatedWords, plus: plus)
         }
@@ -277,7 +285,9 @@ public struct Template: Sendable, Equatable {
 
     /// The command line for one job: `arguments` (one per list, column or `-n` argument) put in as
     /// quoted words, or as references to variables that a head of assignments sets.
-    func expand(arguments: [[UInt8]], jobNumber: Int, slot: Int) -> [UInt8] {
+    /// - Parameter firstVariable: the number of the first variable (`_fr1`); filling measures an
+    /// argument's cost with the numbers it will have in a long line.
+    func expand(arguments: [[UInt8]], jobNumber: Int, slot: Int, firstVariable: Int = 1) -> [UInt8] {
         var head: [UInt8] = []
         var line: [UInt8] = []
         /// The variables assigned so far, by argument and transform, and their numbers.
@@ -293,10 +303,11 @@ public struct Template: Sendable, Equatable {
             if let known = variables[VariableKey(argument: argument, transform: transform)] {
                 number = known
             } else {
-                number = variables.count + 1
+                number = variables.count + firstVariable
                 variables[VariableKey(argument: argument, transform: transform)] = number
                 head +=
-                    (number > 1 ? [0x20] : []) + ShellQuoting.variable(number) + [UInt8(ascii: "=")] + ShellQuoting.word(value)
+                    (number > firstVariable ? [0x20] : []) + ShellQuoting.variable(number) + [UInt8(ascii: "=")]
+                    + ShellQuoting.word(value)
             }
             line += ShellQuoting.reference(to: ShellQuoting.variable(number), at: site)
         }
