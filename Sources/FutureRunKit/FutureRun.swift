@@ -70,7 +70,10 @@ public enum FutureRun {
         let wakeUp = DispatchSemaphore(value: 0)
         var notify: (@Sendable () -> Void)?
         if plan.options.live { notify = { _ = wakeUp.signal() } }
-        let scheduler = Scheduler(settings: plan.schedulerSettings, source: plan.source, notify: notify)
+        let notices = Notices()
+        let scheduler = Scheduler(
+            settings: plan.schedulerSettings, source: plan.source, launcher: plan.makeLauncher(notices: notices),
+            notices: notices, notify: notify)
         let console = Console(out: .output, err: .error, style: plan.style, progress: plan.showsProgress)
         let reporter = JobReporter(
             console: console, settings: plan.reporterSettings, reports: plan.reports, source: plan.source,

@@ -14,6 +14,12 @@ public struct CommandRun: Sendable {
     /// Stops the command: TERM to its process group, KILL after its grace period. Never blocks.
     public func cancel() { result.cancel() }
 
+    /// A run whose result is `result`, with no output: a test's stand-in for a process.
+    package static func standIn(result: Future<CommandResult>) -> CommandRun {
+        let finished = neverStarted()
+        return CommandRun(stdout: finished.stdout, stderr: finished.stderr, result: result, spawned: true)
+    }
+
     /// The run of a command that never started (withdrawn, or refused by a stopped pool): empty
     /// output, and a result already resolved as ``TerminationStatus/cancelled``, `spawned` false.
     public static func neverStarted() -> CommandRun {

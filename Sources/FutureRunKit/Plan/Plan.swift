@@ -8,7 +8,23 @@ import Glibc
 struct Plan {
     let options: Options
     let source: JobSource
-    private(set) var schedulerSettings: Scheduler.Settings
+    let schedulerSettings: Scheduler.Settings
+    /// Where the jobs run: this machine (with make's jobserver, if futurerun runs under `make -jN`),
+    /// or several (`-S`).
+    private(set) var launch: Launch
+
+    enum Launch {
+        case local(width: Int, jobserver: Jobserver?)
+        case hosts(HostFleet.Settings)
+    }
+
+    /// The launcher of ``launch``, posting its notices to `notices`.
+    func makeLauncher(notices: Notices) -> any Launcher {
+        switch launch {
+        case .local(let width, let jobserver): LocalLauncher(width: width, jobserver: jobserver, notices: notices)
+        case .hosts(let settings): HostLauncher(settings, notices: notices)
+        }
+    }
     let reporterSettings: JobReporter.Settings
     let style: Style
     let showsProgress: Bool
@@ -66,8 +82,8 @@ struct Plan {
         schedulerSettings = Scheduler.Settings(
             width: width, shell: options.shell, timeout: options.timeout, grace: options.grace,
             retries: options.retries, halt: options.halt, delay: options.delay,
-            workingDirectory: options.workingDirectory, window: (hosts.isEmpty ? min(width, 4096) : 4096) * 2 + 64,
-            jobserver: jobserver)
+            workingDirectory: options.workingDirectory, window: (hosts.isEmpty ? min(width, 4096) : 4096) * 2 + 64)
+        launch = .local(width: width, jobserver: jobserver)
 
         let stderrIsTerminal = isatty(2) == 1
         style = Style(colors: Style.wantsColor(options.color, isTerminal: stderrIsTerminal, environment: environment))
@@ -94,9 +110,10 @@ struct Plan {
             guard let controlDirectory else {
                 throw .cannotWrite(path: "$TMPDIR/futurerun-ssh.*", reason: String(cString: strerror(errno)))
             }
-            schedulerSettings.hosts = HostFleet.Settings(
-                hosts: hosts, ssh: ssh, forwarded: Self.forwarded(options.forwardedVariables), jobs: options.jobs,
-                localWidth: width, runningLimit: Self.runningLimit(), controlDirectory: controlDirectory)
+            launch = .hosts(
+                HostFleet.Settings(
+                    hosts: hosts, ssh: ssh, forwarded: Self.forwarded(options.forwardedVariables), jobs: options.jobs,
+                    localWidth: width, runningLimit: Self.runningLimit(), controlDirectory: controlDirectory))
         }
     }
 

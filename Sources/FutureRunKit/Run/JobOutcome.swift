@@ -50,6 +50,18 @@ public struct JobOutcome: Sendable {
     public var earlierAttempts: [AttemptRecord] = []
 }
 
+extension JobOutcome {
+    /// The outcome of a job whose last attempt ran at `placement` (`nil`: it never ran).
+    init(
+        job: Job, status: JobStatus, result: CommandResult, attempts: Int, commandLine: [UInt8], placement: Placement?,
+        earlierAttempts: [AttemptRecord]
+    ) {
+        self.init(
+            job: job, status: status, result: result, attempts: attempts, commandLine: commandLine,
+            slot: placement?.seat.slot ?? 0, host: placement?.machine, earlierAttempts: earlierAttempts)
+    }
+}
+
 /// One attempt of a job, as the timeline draws it: where and when it ran, how it ended, what it used.
 public struct AttemptRecord: Sendable, Equatable {
     public var slot: Int
@@ -61,6 +73,10 @@ public struct AttemptRecord: Sendable, Equatable {
     public var wall: Duration
     public var cpu: Duration
     public var maxResidentBytes: Int
+
+    init(_ placement: Placement, _ result: CommandResult) {
+        self.init(slot: placement.seat.slot, host: placement.machine, result)
+    }
 
     init(slot: Int, host: String?, _ result: CommandResult) {
         self.slot = slot

@@ -3,11 +3,12 @@ import FutureCore
 import FutureProcess
 import Glibc
 
-/// Turns jobs into running commands: pulls them from the ``JobSource`` on a thread of its own
+/// Decides which job starts when: pulls jobs from the ``JobSource`` on a thread of its own
 /// (reading input may block; a short list from the command line is pulled on the caller's thread,
-/// see ``start()``), hands each to the printer in input order, and submits it to a
-/// ``CommandPool`` of the run's width. Retries and the halt policy are applied on the engine's thread
-/// as attempts finish, so no thread waits per job.
+/// see ``start()``), hands each to the printer in input order, and submits its attempts to the
+/// ``Launcher``, which decides where they run and how many at once. Retries, the halt policy and
+/// the jobs that wait for jobs are applied on the engine's thread as attempts finish, so no thread
+/// waits per job.
 ///
 /// At most ``window`` jobs are between the scheduler and the printer at once: that bounds memory
 /// however long the input, and how far later jobs may run ahead of the oldest unprinted one.
@@ -22,11 +23,6 @@ public final class Scheduler: Sendable {
         public var delay: Duration?
         public var workingDirectory: String?
         public var window: Int
-        /// GNU make's jobserver, when futurerun runs under `make -jN`: then the width is 1 plus
-        /// the tokens held, never more than `width`.
-        var jobserver: Jobserver?
-        /// The hosts of a run over several machines (`-S`); `nil`: this machine alone, `width` wide.
-        var hosts: HostFleet.Settings?
     }
 
     private struct Counters {
@@ -38,9 +34,8 @@ public final class Scheduler: Sendable {
 
     private let settings: Settings
     private let source: JobSource
-    private let pool: CommandPool
-    /// The hosts, in a run over several machines.
-    private let fleet: HostFleet?
+    private let launcher: any Launcher
+    private var pool: CommandPool { launcher.pool }
     private let window: Window
     private let counters: Locked<Counters>
     /// Jobs that wait for jobs.
@@ -48,19 +43,17 @@ public final class Scheduler: Sendable {
     /// Tickets in input order, for the printer.
     let tickets: Channel<JobTicket>
 
-    public init(settings: Settings, source: JobSource, notify: (@Sendable () -> Void)? = nil) {
+    /// - Parameters:
+    ///   - notices: where the scheduler and the launcher post what the printer should say.
+    ///   - notify: called when a ticket is handed to the printer.
+    init(
+        settings: Settings, source: JobSource, launcher: any Launcher, notices: Notices,
+        notify: (@Sendable () -> Void)? = nil
+    ) {
         self.settings = settings
         self.source = source
-        let notices = Notices()
         self.notices = notices
-        if let hosts = settings.hosts {
-            let fleet = HostFleet(hosts) { notice in notices.post(notice) }
-            self.fleet = fleet
-            self.pool = fleet.pool
-        } else {
-            self.fleet = nil
-            self.pool = CommandPool(width: settings.jobserver == nil ? settings.width : 1)
-        }
+        self.launcher = launcher
         self.window = Window(size: settings.window)
         self.counters = Locked(Counters(halt: HaltCounter(settings.halt)))
         self.tickets = Channel(notify: notify)
@@ -75,28 +68,18 @@ public final class Scheduler: Sendable {
     /// Hands every job over. Jobs from the command line that fit in the window are handed over on
     /// this thread, before it returns: nothing there can block (no input to read, no window to
     /// wait for, no delay), and a one-job run spares a thread and a wake-up on the way to its job.
-    /// Otherwise starts the scheduler's thread (and the jobserver's) and returns at once.
+    /// Otherwise starts the scheduler's thread (and the launcher's, if it has one) and returns at once.
     public func start() {
-        fleet?.open()
-        if let jobserver = settings.jobserver {
-            let limit = settings.width
-            jobserver.start(
-                wanted: { [pool] in pool.queued > 0 && pool.width < limit },
-                gained: { [pool] tokens in pool.width = min(limit, 1 + tokens) })
-        }
-        if let total = source.knownTotal, total <= settings.window, settings.delay == nil, settings.jobserver == nil {
+        launcher.open()
+        if let total = source.knownTotal, total <= settings.window, settings.delay == nil, launcher.handsOverInline {
             dispatchAll()
         } else {
             OSThread.detach(name: "futurerun-sched") { [self] in dispatchAll() }
         }
     }
 
-    /// Gives every jobserver token back and closes the connections to other hosts (at the end of
-    /// the run, also after a signal). Blocks until the connections are closed.
-    public func finish() {
-        settings.jobserver?.finish()
-        fleet?.close()
-    }
+    /// Closes the launcher (at the end of the run, also after a signal): blocks until it is done.
+    public func finish() { launcher.close() }
 
     /// The printer is done with a ticket: one more job may enter the window.
     public func release() { window.release() }
@@ -133,7 +116,7 @@ public final class Scheduler: Sendable {
     /// Blocks until no job process is left, or `limit` has passed.
     public func waitForRunningJobs(upTo limit: Duration) {
         let deadline = ContinuousClock.now + limit
-        while ProcessEngine.shared.runningCount > 0, ContinuousClock.now < deadline {
+        while launcher.runningProcesses > 0, ContinuousClock.now < deadline {
             OSThread.sleep(until: .now + .milliseconds(10))
         }
     }
@@ -163,7 +146,6 @@ public final class Scheduler: Sendable {
                 launch(ticket, attempt: 1)
             }
             tickets.send(ticket)
-            settings.jobserver?.nudge()
         }
         tickets.close()
     }
@@ -178,26 +160,6 @@ public final class Scheduler: Sendable {
     /// Notices for the printer to show (each once).
     public func takeNotices() -> [String] { notices.take() }
 
-    /// The system refused a spawn for lack of processes or descriptors: run fewer at once (see
-    /// ``SpawnRefusal``), say so once, and try the job again. Returns false when it is time to give up.
-    private func degrade(_ ticket: JobTicket, attempt: Int, refusals: Int) -> Bool {
-        guard
-            case .retry(let width, let delay) = SpawnRefusal.decide(refusals: refusals, running: pool.running, width: pool.width)
-        else { return false }
-        if pool.width > width {
-            pool.width = width
-            notices.postOnce("the system refused to start more processes; running at most \(width) jobs at once")
-        }
-        if let delay {
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
-                launch(ticket, attempt: attempt, refusals: refusals + 1)
-            }
-        } else {
-            launch(ticket, attempt: attempt, refusals: refusals + 1)
-        }
-        return true
-    }
-
     /// Hands `ticket`'s job to the graph: it starts (or is skipped) once the jobs it waits for end.
     private func wait(_ ticket: JobTicket, for header: JobHeader) {
         graph.wait(ticket.job.number, for: header) { [self] decision in
@@ -205,8 +167,8 @@ public final class Scheduler: Sendable {
             case .run: launch(ticket, attempt: 1)
             // At the end of the engine's turn: a long chain of skipped jobs then ends one after
             // another, not each inside the one before it.
-            case .skip(let reason): ProcessEngine.shared.afterThisTurn { [self] in neverRun(ticket, .skipped(reason)) }
-            case .notStarted: ProcessEngine.shared.afterThisTurn { [self] in neverRun(ticket, .notStarted) }
+            case .skip(let reason): launcher.afterThisTurn { [self] in neverRun(ticket, .skipped(reason)) }
+            case .notStarted: launcher.afterThisTurn { [self] in neverRun(ticket, .notStarted) }
             }
             return ticket.outcome
         } ifCancelled: { [self] in
@@ -225,56 +187,43 @@ public final class Scheduler: Sendable {
 
     private func launch(_ ticket: JobTicket, attempt: Int, refusals: Int = 0) {
         let job = ticket.job
-        if let reason = job.invalidReason ?? fleet?.noneLeft {
+        if let reason = job.invalidReason ?? launcher.unavailable {
             let run = CommandRun.neverStarted()
             ticket.startPromise.tryComplete(.success(run))
             conclude(ticket, status: .unrunnable(reason), result: run.result.value, attempts: attempt, line: [])
             return
         }
-        let placement = Locked<(line: [UInt8], seat: CommandPool.Seat, session: Int)>(([], .init(lane: 0, slot: 0), 0))
+        let placed = Locked<(line: [UInt8], placement: Placement)>(([], Placement.unplaced))
         let submitted = pool.submit(
-            { [settings, fleet] seat in
+            { [settings, launcher] seat in
                 let line = job.commandLine(slot: seat.slot)
-                var command = Self.command(for: line, job: job, slot: seat.slot, settings: settings)
-                var session = 0
-                if let fleet, fleet.isRemote(seat.lane) {
-                    (command, session) = fleet.command(for: line, lane: seat.lane, local: command)
-                }
-                placement.withLock { $0 = (line, seat, session) }
+                let (command, placement) = launcher.place(
+                    Self.command(for: line, job: job, slot: seat.slot, settings: settings), line: line, seat: seat)
+                placed.withLock { $0 = (line, placement) }
                 return command
             },
             order: job.number,
             onFinish: { [self] result in
                 // On the engine's thread, before the slot is reused: retries and halting decide here.
-                if let jobserver = settings.jobserver, pool.queued == 0, jobserver.giveBack() {
-                    pool.width = max(1, 1 + jobserver.tokens)
-                }
                 let stopped = counters.withLock { counters in
                     counters.running[job.number] = nil
                     return counters.halted
                 }
-                let (line, seat, session) = placement.withLock { $0 }
-                fleet?.jobEnded(lane: seat.lane, session: session)
-                if case .failedToStart(let error) = result.status, [EAGAIN, EMFILE, ENFILE].contains(error), !stopped,
-                    degrade(ticket, attempt: attempt, refusals: refusals)
-                {
-                    return
-                }
-                guard let fleet, fleet.isRemote(seat.lane), result.status == .exited(255), !stopped else {
-                    return ended(ticket, attempt: attempt, result: result, line: line, seat: seat, stopped: stopped)
-                }
-                // ssh's own failure, or the job's exit status: the host's check tells. A job whose
-                // connection dropped runs again elsewhere, and that is not another attempt.
-                fleet.lostConnection(lane: seat.lane, session: session) { [self] alive in
-                    if alive {
-                        ended(ticket, attempt: attempt, result: result, line: line, seat: seat, stopped: stopped)
-                    } else {
-                        launch(ticket, attempt: attempt)
+                let (line, placement) = placed.withLock { $0 }
+                launcher.judge(result, at: placement, refusals: refusals, stopping: stopped) { [self] verdict in
+                    switch verdict {
+                    case .stands:
+                        ended(ticket, attempt: attempt, result: result, line: line, placement: placement, stopped: stopped)
+                    case .lost: launch(ticket, attempt: attempt)
+                    case .refused(let delay?):
+                        DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
+                            launch(ticket, attempt: attempt, refusals: refusals + 1)
+                        }
+                    case .refused(nil): launch(ticket, attempt: attempt, refusals: refusals + 1)
                     }
                 }
             })
-        // A job that no host can take now may need another connection.
-        fleet?.jobsWaiting()
+        launcher.queued()
         submitted.onComplete { [self] outcome in
             let run = outcome.get()
             // The first start wins (a spawn the system refused is tried again with the same ticket).
@@ -289,10 +238,10 @@ public final class Scheduler: Sendable {
                 // It may have finished before it was recorded: then it is not running.
                 if run.result.resolved { counters.withLock { _ = $0.running.removeValue(forKey: job.number) } }
             } else if let result = run.result.outcome?.get(), result.status == .cancelled {
-                // Withdrawn before its turn (the pool stopped, or no host is left): onFinish never
-                // runs for it.
+                // Withdrawn before its turn (the pool stopped, or nothing can run it any more):
+                // onFinish never runs for it.
                 let stopped = counters.withLock { $0.halted }
-                let status = stopped ? nil : fleet?.noneLeft.map(JobStatus.unrunnable)
+                let status = stopped ? nil : launcher.unavailable.map(JobStatus.unrunnable)
                 conclude(ticket, status: status ?? .notStarted, result: result, attempts: attempt, line: [])
             }
         }
@@ -300,18 +249,17 @@ public final class Scheduler: Sendable {
 
     /// An attempt of `ticket`'s job has ended: it runs again (`--retries`) or the job is over.
     private func ended(
-        _ ticket: JobTicket, attempt: Int, result: CommandResult, line: [UInt8], seat: CommandPool.Seat, stopped: Bool
+        _ ticket: JobTicket, attempt: Int, result: CommandResult, line: [UInt8], placement: Placement, stopped: Bool
     ) {
         if RetryPolicy(retries: settings.retries).retries(after: result.succeeded, attempt: attempt, stopping: stopped) {
             ticket.earlierAttempts.withLock {
-                $0.append(AttemptRecord(slot: seat.slot, host: fleet?.name(of: seat.lane), result))
+                $0.append(AttemptRecord(placement, result))
             }
             launch(ticket, attempt: attempt + 1)
             return
         }
         conclude(
-            ticket, status: Self.status(of: result), result: result, attempts: attempt, line: line, slot: seat.slot,
-            host: fleet?.name(of: seat.lane))
+            ticket, status: Self.status(of: result), result: result, attempts: attempt, line: line, placement: placement)
     }
 
     static func status(of result: CommandResult) -> JobStatus {
@@ -326,15 +274,15 @@ public final class Scheduler: Sendable {
     /// engine's turn, once the job that takes the freed slot has been spawned.
     @discardableResult
     private func conclude(
-        _ ticket: JobTicket, status: JobStatus, result: CommandResult, attempts: Int, line: [UInt8], slot: Int = 0,
-        host: String? = nil
+        _ ticket: JobTicket, status: JobStatus, result: CommandResult, attempts: Int, line: [UInt8],
+        placement: Placement? = nil
     ) -> JobOutcome {
         applyHaltPolicy(after: status)
         graph.ended(ticket.job, status)
         let outcome = JobOutcome(
-            job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line, slot: slot,
-            host: host, earlierAttempts: ticket.earlierAttempts.withLock { $0 })
-        ProcessEngine.shared.afterThisTurn { ticket.outcomePromise.succeed(outcome) }
+            job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line, placement: placement,
+            earlierAttempts: ticket.earlierAttempts.withLock { $0 })
+        launcher.afterThisTurn { ticket.outcomePromise.succeed(outcome) }
         return outcome
     }
 
@@ -353,10 +301,6 @@ public final class Scheduler: Sendable {
             let running = counters.withLock { $0.running.values.map(\.run) }
             for run in running { run.cancel() }
         }
-    }
-
-    private func command(for line: [UInt8], job: Job, slot: Int) -> Command {
-        Self.command(for: line, job: job, slot: slot, settings: settings)
     }
 
     static func command(for line: [UInt8], job: Job, slot: Int, settings: Settings) -> Command {
