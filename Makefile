@@ -20,7 +20,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
-.PHONY: all build release test lint docs tsan fuzz example generate install install-files uninstall bench bench-quick bench-deps bench-remote clean
+.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall bench bench-quick bench-deps bench-remote clean
 
 all: build
 
@@ -34,13 +34,18 @@ release:
 ## end-to-end suite again on the release binary, the one that ships (built with other flags); then
 ## the engine's tests and the release suite once more with the portable exit watcher (SIGCHLD, what
 ## a kernel without pidfd gets) forced.
-test: lint release
+test: tools lint release
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
 	FUTURERUN_BINARY=$(CURDIR)/.build/release/futurerun $(SWIFT) test --skip-build --filter futurerunTests
 	@echo "== the engine's tests and the end-to-end suite again, with the portable exit watcher (SIGCHLD) forced"
 	FUTURECORE_EXIT_WATCHER=childSignal $(SWIFT) test --skip-build --filter FutureCoreTests
 	FUTURECORE_EXIT_WATCHER=childSignal FUTURERUN_BINARY=$(CURDIR)/.build/release/futurerun $(SWIFT) test --skip-build --filter futurerunTests
+
+## What the tests use besides Swift: installed where the machine allows (root with apt), else one
+## line names the packages and nothing is built.
+tools:
+	@scripts/test-tools
 
 ## The formatting rules of .swift-format, checked (swift format -i -r Sources Tests fixes most).
 lint:

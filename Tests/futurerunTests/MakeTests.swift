@@ -36,3 +36,23 @@ import Testing
         #expect(run.out == "a\nb\n")
     }
 }
+
+/// `make test` on a machine without the tests' tools: it stops before building, naming them.
+@Suite struct TestTools {
+    @Test func aMissingToolIsNamedBeforeAnythingIsBuilt() throws {
+        let root = String(#filePath.split(separator: "/Tests/").first!)
+        try #require(access("/usr/bin/setpriv", X_OK) == 0, "setpriv (util-linux) runs the check as another user")
+        // As a user who cannot install, on a machine that has none of the tools.
+        var check = Command([
+            "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", root + "/scripts/test-tools",
+        ])
+        check.environment = [("TEST_TOOLS_ROOT", "/nonexistent")]
+        let result = check.run().value
+        let said = String(decoding: result.stderr.bytes(), as: UTF8.self)
+        #expect(result.status == .exited(1))
+        #expect(said.split(separator: "\n").count == 1 && said.contains("zsh fish tmux chromium"), "\(said)")
+        // On this machine, as the suite runs, everything is there.
+        let here = Command([root + "/scripts/test-tools"]).run().value
+        #expect(here.status == .exited(0), "\(String(decoding: here.stderr.bytes(), as: UTF8.self))")
+    }
+}

@@ -87,7 +87,8 @@ import Testing
         try #require(access("/usr/bin/python3", X_OK) == 0, "no python3 to read the screenshot (.ci/run installs it)")
         let scratch = Scratch()
         _ = futurerun([
-            "-q", "-j2", "--timeline", scratch.file("t.svg"), "@a sleep 0.2", ":::", "@b after=a sleep 0.1", ":::", "exit 1",
+            "-q", "-j2", "--timeline", scratch.file("t.svg"), "@a sleep 0.2", ":::", "@b after=a sleep 0.1", ":::",
+            "sleep 0.2; exit 1",
         ])
         var shot = Command([
             path, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1100,240",
@@ -96,19 +97,47 @@ import Testing
         shot.environment = [("HOME", scratch.path)]
         shot.timeout = .seconds(60)
         _ = shot.run().value
-        // A blank page is one color: its decompressed rows are nearly all one byte. A drawing is not.
+        // The screenshot's pixels, counted by color: the bars must be drawn in their outcomes'
+        // colors, each far larger than its 12 x 12 legend square, and the critical path outlined.
         let script = """
             import sys, zlib, struct
             data = open(sys.argv[1], 'rb').read()
             pos, idat = 8, b''
             while pos < len(data):
                 n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+                if kind == b'IHDR': width, height, depth, color = struct.unpack('>IIBB', data[pos + 8:pos + 18])
                 if kind == b'IDAT': idat += data[pos + 8:pos + 8 + n]
                 pos += 12 + n
-            print(len(set(zlib.decompress(idat))))
+            assert depth == 8 and color in (2, 6), (depth, color)
+            bpp = 3 if color == 2 else 4
+            raw, stride, prior, counts = zlib.decompress(idat), width * bpp, bytearray(width * bpp), {}
+            for row in range(height):
+                start = row * (stride + 1)
+                kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+                for i in range(stride):
+                    a = line[i - bpp] if i >= bpp else 0
+                    b, c = prior[i], prior[i - bpp] if i >= bpp else 0
+                    if kind == 1: line[i] = (line[i] + a) & 255
+                    elif kind == 2: line[i] = (line[i] + b) & 255
+                    elif kind == 3: line[i] = (line[i] + (a + b) // 2) & 255
+                    elif kind == 4:
+                        p = a + b - c
+                        pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                        line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+                for x in range(width):
+                    pixel = '%02x%02x%02x' % tuple(line[x * bpp:x * bpp + 3])
+                    counts[pixel] = counts.get(pixel, 0) + 1
+                prior = line
+            print(counts.get('2a9d4a', 0), counts.get('d62828', 0), counts.get('1d3557', 0))
             """
         let result = Command(["/usr/bin/python3", "-c", script, scratch.file("t.png")]).run().value
-        let distinct = Int(String(decoding: result.stdout.bytes(), as: UTF8.self).filter(\.isNumber)) ?? 0
-        #expect(distinct > 40, "the screenshot looks blank (\(distinct) distinct byte values)")
+        let counts = String(decoding: result.stdout.bytes(), as: UTF8.self).split(separator: " ").compactMap {
+            Int($0.filter(\.isNumber))
+        }
+        try #require(
+            counts.count == 3, "the screenshot could not be read: \(String(decoding: result.stderr.bytes(), as: UTF8.self))")
+        #expect(counts[0] > 4 * 144, "ok bars in green: \(counts[0]) pixels")
+        #expect(counts[1] > 4 * 144, "the failed bar in red: \(counts[1]) pixels")
+        #expect(counts[2] > 100, "the critical path outlined: \(counts[2]) pixels")
     }
 }
