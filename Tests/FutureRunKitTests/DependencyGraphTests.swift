@@ -62,16 +62,26 @@ import Testing
         #expect(
             DependencyGraph.decide(
                 pkg, [Ending(name: "build", status: .failed(.exited(2))), Ending(name: "docs", status: .succeeded)])
-                == .skip("needs build, which failed (exit 2)"))
+                == .skip(SkipReason(prerequisite: "build", ending: .failed(.exited(2)))))
         #expect(
             DependencyGraph.decide(
                 pkg, [Ending(name: "build", status: .failed(.timedOut)), Ending(name: "docs", status: .succeeded)])
-                == .skip("needs build, which timed out"))
+                == .skip(SkipReason(prerequisite: "build", ending: .timedOut)))
         #expect(
-            DependencyGraph.decide(pkg, [Ending(name: "build", status: .skipped("x")), Ending(name: "docs", status: .succeeded)])
-                == .skip("needs build, which was skipped"))
+            DependencyGraph.decide(
+                pkg,
+                [
+                    Ending(name: "build", status: .skipped(SkipReason(prerequisite: "x", ending: .skipped))),
+                    Ending(name: "docs", status: .succeeded),
+                ])
+                == .skip(SkipReason(prerequisite: "build", ending: .skipped)))
         #expect(
-            DependencyGraph.decide(pkg, [Ending(name: "build", status: .succeeded), Ending(name: "docs", status: .skipped("x"))])
+            DependencyGraph.decide(
+                pkg,
+                [
+                    Ending(name: "build", status: .succeeded),
+                    Ending(name: "docs", status: .skipped(SkipReason(prerequisite: "x", ending: .skipped))),
+                ])
                 == .run,
             "after-any: an ended job, however it ended")
         #expect(

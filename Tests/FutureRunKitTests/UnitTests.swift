@@ -109,7 +109,8 @@ import Testing
     }
 
     @Test func aValueThatOnlyLooksLikeAnOptionIsAccepted() throws {
-        #expect(try options(["--joblog=-j4", "x"]).jobLog == "-j4")
+        #expect(try options(["--joblog=-j4", "x"]).jobLog == .init("-j4"))
+        #expect(try options(["--joblog", "+j.log", "x"]).jobLog == Options.JobLogTarget(path: "j.log", appends: true))
         #expect(try options(["-a", "-"]).source == .commandLines(file: "-"))
         #expect(try options(["--names", "-x,y", "x"]).names == ["-x", "y"])
     }

@@ -238,7 +238,7 @@ public struct OptionParser {
     /// Options that make sense only together with others.
     private func checkCombinations() throws(UsageError) {
         let options = parsed.options
-        if options.shuffle, let resume = options.resume { throw .conflictingOptions("--shuf", resume) }
+        if options.shuffle, let resume = options.resume { throw .conflictingOptions("--shuf", resume.option) }
         let listCount: Int? =
             switch options.source {
             case .template(_, let lists, _): lists.count

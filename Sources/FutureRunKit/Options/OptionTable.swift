@@ -356,7 +356,7 @@ extension OptionDeclaration {
                 With `--joblog` FILE: skip the jobs FILE already holds (known by their number, its Seq \
                 column), and append to FILE. A joblog written by GNU parallel works too.
                 """,
-            effect: { parsed, _ throws(UsageError) in parsed.options.resume = "--resume" }),
+            effect: { parsed, _ throws(UsageError) in parsed.options.resume = .done }),
         .init(
             ["resume-failed"], example: "--resume-failed", section: .ci,
             help: ["with --joblog FILE: run again the jobs FILE records as failed, skip the rest it holds"],
@@ -364,7 +364,7 @@ extension OptionDeclaration {
                 With `--joblog` FILE: run again the jobs FILE records as failed (Exitval or Signal not \
                 0), skip the others it holds, run those it does not hold; append to FILE.
                 """,
-            effect: { parsed, _ throws(UsageError) in parsed.options.resume = "--resume-failed" }),
+            effect: { parsed, _ throws(UsageError) in parsed.options.resume = .failed }),
     ]
 
     private static let output: [OptionDeclaration] = [
@@ -494,7 +494,7 @@ extension OptionDeclaration {
             ["joblog", "jl"], value: .file(), example: "--joblog jobs.log", section: .reports,
             help: ["GNU parallel's joblog: --joblog jobs.log (+FILE appends)"],
             manual: "GNU parallel's joblog; `+`FILE appends.",
-            effect: { parsed, value throws(UsageError) in parsed.options.jobLog = value }),
+            effect: { parsed, value throws(UsageError) in parsed.options.jobLog = .init(value!) }),
         .init(
             ["json"], value: .file(), example: "--json jobs.jsonl", section: .reports,
             help: ["one JSON object per job: --json jobs.jsonl"],

@@ -101,7 +101,25 @@ public struct Options: Sendable, Equatable {
     public var delay: Duration?
     public var workingDirectory: String?
     public var dryRun = false
-    public var jobLog: String?
+    /// `--joblog [+]FILE`.
+    var jobLog: JobLogTarget?
+
+    /// Where `--joblog` writes: its file, and whether to append (`+FILE`, or with `--resume`).
+    struct JobLogTarget: Sendable, Equatable {
+        var path: String
+        var appends: Bool
+
+        init(path: String, appends: Bool) {
+            self.path = path
+            self.appends = appends
+        }
+
+        /// GNU parallel's spelling: `+FILE` appends to FILE.
+        init(_ spec: String) {
+            appends = spec.hasPrefix("+")
+            path = appends ? String(spec.dropFirst()) : spec
+        }
+    }
     public var json: String?
     public var junit: String?
     public var results: String?
@@ -110,7 +128,7 @@ public struct Options: Sendable, Equatable {
     public var shard: ShardChoice?
     public var shardTimings: String?
     /// `--resume` or `--resume-failed`.
-    public var resume: String?
+    var resume: ResumeLog.Mode?
     /// `-S/--hosts`, in order (`--hosts-file` adds to them when the run is planned).
     public var hosts: [HostSpec] = []
     public var hostsFile: String?

@@ -35,11 +35,23 @@ public enum StatusLine {
         case .notStarted:
             return "\(style.yellow("SKIP")) \(position) \(label)  not started"
         case .skipped(let reason):
-            return "\(style.yellow("SKIP")) \(position) \(label)  \(Style.sanitize(reason))"
+            return "\(style.yellow("SKIP")) \(position) \(label)  \(Style.sanitize(describe(reason)))"
         }
     }
 
     /// `exit 2`, `signal 9 (KILL)`, `timeout`, `not found (127)`…
+    /// `needs build, which failed (exit 2)`: why a job was skipped, as every output and report says it.
+    static func describe(_ reason: SkipReason) -> String {
+        let ending =
+            switch reason.ending {
+            case .failed(let status): "failed (\(describe(status)))"
+            case .timedOut: "timed out"
+            case .couldNotRun: "could not run"
+            case .skipped: "was skipped"
+            }
+        return "needs \(reason.prerequisite), which \(ending)"
+    }
+
     public static func describe(_ status: TerminationStatus) -> String {
         switch status {
         case .exited(let code): "exit \(code)"

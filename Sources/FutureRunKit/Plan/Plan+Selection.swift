@@ -37,18 +37,17 @@ extension Plan {
             selection.timings = timings
             if let notice = timings.notice(path: path) { notices.append(notice) }
         }
-        if let mode = options.resume.flatMap(ResumeLog.Mode.init(rawValue:)) {
-            guard let spec = options.jobLog else {
+        if let mode = options.resume {
+            guard let path = options.jobLog?.path else {
                 throw .needsOption(
-                    option: mode.rawValue, needs: "--joblog FILE",
-                    example: "futurerun \(mode.rawValue) --joblog jobs.log -a jobs.txt")
+                    option: mode.option, needs: "--joblog FILE",
+                    example: "futurerun \(mode.option) --joblog jobs.log -a jobs.txt")
             }
-            let path = spec.hasPrefix("+") ? String(spec.dropFirst()) : spec
             // A joblog not written yet holds nothing to skip.
             let log = ResumeLog(mode: mode, joblog: TextFile.read(path) ?? "")
             if log.skippedLines > 0 {
                 notices.append(
-                    "\(mode.rawValue): \(log.skippedLines) lines of \(path) are no joblog records; the jobs they name run again")
+                    "\(mode.option): \(log.skippedLines) lines of \(path) are no joblog records; the jobs they name run again")
             }
             selection.resume = log
         }

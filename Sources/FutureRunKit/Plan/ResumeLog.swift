@@ -6,9 +6,19 @@ import FutureProcess
 /// rest it holds. Jobs it does not hold run: those that never started, and those a stop ended,
 /// which the joblog leaves out (``JobLog``). A joblog written by GNU parallel works the same.
 struct ResumeLog: Sendable, Equatable {
-    enum Mode: String, Sendable, Equatable {
-        case done = "--resume"
-        case failed = "--resume-failed"
+    enum Mode: Sendable, Equatable {
+        /// `--resume`: skips every job the joblog holds.
+        case done
+        /// `--resume-failed`: runs again those it records as failed.
+        case failed
+
+        /// The option that asks for it.
+        var option: String {
+            switch self {
+            case .done: "--resume"
+            case .failed: "--resume-failed"
+            }
+        }
     }
 
     let mode: Mode

@@ -240,8 +240,6 @@ final class HostFleet: Sendable {
     /// short enough for a socket's (108 bytes with ssh's temporary suffix), else in /tmp.
     static func makeControlDirectory() -> String? {
         let base = TemporaryDirectory.path.utf8.count < 48 ? TemporaryDirectory.path : "/tmp"
-        var template = Array("\(base)/futurerun-ssh.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { return nil }
-        return String(cString: made)
+        return TemporaryNames.directory("futurerun-ssh", in: base)
     }
 }

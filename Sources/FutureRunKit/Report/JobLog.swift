@@ -10,10 +10,9 @@ import FutureProcess
 final class JobLog: Report {
     private let file: ReportFile
 
-    init(_ spec: String) throws(UsageError) {
-        let append = spec.hasPrefix("+")
-        file = try ReportFile(path: append ? String(spec.dropFirst()) : spec, append: append)
-        if !append || file.isEmpty {
+    init(_ target: Options.JobLogTarget) throws(UsageError) {
+        file = try ReportFile(path: target.path, append: target.appends)
+        if !target.appends || file.isEmpty {
             file.write(JobLogFormat.header)
         } else if !file.endsAtLineStart {
             file.write("\n")

@@ -19,14 +19,14 @@ final class OutputFiles: Report {
     private func file(for job: Job) -> ReportFile? {
         if let file = open[job.number] { return file }
         guard error == nil else { return nil }
-        var template = Array("\(directory)/futurerun-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0, fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0 else {
-            error = "cannot create a file in '\(directory)' for --files: \(String(cString: strerror(errno)))"
+        let made: (descriptor: Int32, path: String)
+        switch TemporaryNames.file("futurerun", in: directory) {
+        case .success(let file): made = file
+        case .failure(let failure):
+            error = "cannot create a file in '\(directory)' for --files: \(String(cString: strerror(failure.errno)))"
             return nil
         }
-        let file = ReportFile(
-            descriptor: descriptor, path: String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let file = ReportFile(descriptor: made.descriptor, path: made.path)
         open[job.number] = file
         return file
     }

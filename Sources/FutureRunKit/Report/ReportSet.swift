@@ -4,7 +4,7 @@ enum ReportSet {
     static func open(_ options: Options, stepSummary: String? = nil) throws(UsageError) -> [Report] {
         try refuseSharedFiles(options, stepSummary: stepSummary)
         var reports: [Report] = []
-        if let path = options.jobLog { reports.append(try JobLog(path)) }
+        if let target = options.jobLog { reports.append(try JobLog(target)) }
         if let path = options.json {
             guard path != "-" else {
                 throw .invalidValue(option: "--json", value: path, expected: "a file: stdout carries the jobs' output")
@@ -23,7 +23,7 @@ enum ReportSet {
     /// is one path, or one existing file by two paths (a link, `./x` and `x`).
     private static func refuseSharedFiles(_ options: Options, stepSummary: String?) throws(UsageError) {
         let named: [(option: String, path: String?)] = [
-            ("--joblog", options.jobLog.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }), ("--json", options.json),
+            ("--joblog", options.jobLog?.path), ("--json", options.json),
             ("--junit", options.junit), ("--results", options.results), ("--timeline", options.timeline),
             ("GITHUB_STEP_SUMMARY", stepSummary.flatMap { $0.isEmpty ? nil : $0 }),
         ]

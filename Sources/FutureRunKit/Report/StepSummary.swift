@@ -77,7 +77,7 @@ final class StepSummary: Report {
         case .unrunnable: "❌ could not run"
         case .stopped: "⏹ stopped"
         case .notStarted: "⏭ not started"
-        case .skipped(let reason): "⏭ skipped: \(plainText(reason))"
+        case .skipped(let reason): "⏭ skipped: \(plainText(StatusLine.describe(reason)))"
         }
     }
 

@@ -30,7 +30,7 @@ final class Timeline: Report {
         let job = outcome.job
         if let header = job.header { headers[job.number] = header }
         switch outcome.status {
-        case .skipped(let reason): skipped.append((job.number, job.label, reason))
+        case .skipped(let reason): skipped.append((job.number, job.label, StatusLine.describe(reason)))
         // Never ran (its input could not be a job, no host was left): no bar, a line like a skip's.
         case .unrunnable(let reason): skipped.append((job.number, job.label, "could not run: " + reason))
         case .notStarted: break

@@ -19,7 +19,7 @@ final class DependencyGraph: Sendable {
     enum Decision: Equatable {
         case run
         /// An `after=` job did not succeed: this one never runs, for this reason.
-        case skip(String)
+        case skip(SkipReason)
         /// A job it waits for was stopped or never started: the run is stopping.
         case notStarted
     }
@@ -80,10 +80,10 @@ final class DependencyGraph: Sendable {
         for ending in endings where header.after.contains(ending.name) {
             switch ending.status {
             case .succeeded: continue
-            case .failed(.timedOut): return .skip("needs \(ending.name), which timed out")
-            case .failed(let status): return .skip("needs \(ending.name), which failed (\(StatusLine.describe(status)))")
-            case .unrunnable: return .skip("needs \(ending.name), which could not run")
-            case .skipped: return .skip("needs \(ending.name), which was skipped")
+            case .failed(.timedOut): return .skip(SkipReason(prerequisite: ending.name, ending: .timedOut))
+            case .failed(let status): return .skip(SkipReason(prerequisite: ending.name, ending: .failed(status)))
+            case .unrunnable: return .skip(SkipReason(prerequisite: ending.name, ending: .couldNotRun))
+            case .skipped: return .skip(SkipReason(prerequisite: ending.name, ending: .skipped))
             case .stopped, .notStarted: return .notStarted
             }
         }

@@ -13,9 +13,8 @@ public enum JobStatus: Sendable, Equatable {
     case stopped
     /// Never started (halt policy or a signal came first).
     case notStarted
-    /// Never started: a job it waits for (`after=`) failed, timed out or was skipped; the reason
-    /// says which and why.
-    case skipped(String)
+    /// Never started: a job it waits for (`after=`) failed, timed out, could not run or was skipped.
+    case skipped(SkipReason)
 
     public var isFailure: Bool {
         switch self {
@@ -31,6 +30,20 @@ public enum JobStatus: Sendable, Equatable {
         case .succeeded, .failed, .unrunnable, .stopped: false
         }
     }
+}
+
+/// Why a job never ran: how the job it waits for (`after=`) ended instead of succeeding.
+public struct SkipReason: Sendable, Equatable {
+    public enum Ending: Sendable, Equatable {
+        case failed(TerminationStatus)
+        case timedOut
+        case couldNotRun
+        case skipped
+    }
+
+    /// The name of the job it waits for.
+    public let prerequisite: String
+    public let ending: Ending
 }
 
 /// One finished job: status, the final attempt's result, and how many attempts it took.

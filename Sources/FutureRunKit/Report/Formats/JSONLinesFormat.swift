@@ -43,7 +43,7 @@ enum JSONLinesFormat {
     /// `"skipped": "why"` for a job skipped because a job it waits for did not succeed.
     private static func skipReason(_ status: JobStatus) -> [(String, String)] {
         guard case .skipped(let reason) = status else { return [] }
-        return [("skipped", JSONText.string(reason))]
+        return [("skipped", JSONText.string(StatusLine.describe(reason)))]
     }
 
     /// What `--shard-timings` reads of a line: a job's name, command and wall time.

@@ -48,7 +48,7 @@ enum JUnitFormat {
         switch outcome.status {
         case .succeeded: break
         case .notStarted: xml += "<skipped message=\"not started\"/>\n"
-        case .skipped(let reason): xml += "<skipped message=\(Self.quoted(reason))/>\n"
+        case .skipped(let reason): xml += "<skipped message=\(Self.quoted(StatusLine.describe(reason)))/>\n"
         case .stopped: xml += "<skipped message=\"stopped by futurerun\"/>\n"
         case .failed(let status):
             xml +=
