@@ -6,7 +6,7 @@ import Glibc
 do {
     for path in try UsageFiles.write(root: ".") { print("wrote \(path)") }
 } catch {
-    let line = Array("generate-usage: \(error.description)\n".utf8)
+    let line = Array("generate-usage: \(error)\n".utf8)
     _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     exit(1)
 }

@@ -1,3 +1,4 @@
+import FutureProcess
 import Testing
 
 @testable import FutureRunKit
@@ -69,6 +70,21 @@ import Testing
         let list = try #require(readme.split(separator: "\n").first { $0.hasPrefix("  `--arg-file-sep`") })
         let listed = list.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
         #expect(listed == GNUForms.options.keys.sorted())
+    }
+}
+
+@Suite struct LibrarySurface {
+    /// FutureRunKit's public face is what its two clients, `main.swift` and `generate-usage`, call.
+    @Test func onlyWhatTheTwoClientsUseIsPublic() throws {
+        let root = String(#filePath.split(separator: "/Tests/").first!)
+        let listing = Command.shell("grep -rh '^ *public ' \(root)/Sources/FutureRunKit | sed 's/ *{$//; s/^ *//' | sort")
+        let declarations = String(decoding: listing.run().value.stdout.bytes(), as: UTF8.self).split(separator: "\n")
+        #expect(
+            declarations == [
+                "public enum FutureRun", "public enum SignalWatcher", "public enum UsageFiles",
+                "public static func main(_ arguments: [[UInt8]]) -> Int32", "public static func prepare()",
+                "public static func write(root: String) throws -> [String]",
+            ])
     }
 }
 

@@ -94,7 +94,7 @@ private struct Run {
     ) throws {
         var options = Options()
         options.source = .commands(commands.map { Array($0.utf8) })
-        let source = try JobSource(options: options, input: nil)
+        let source = JobPipeline(try JobSource(options: options, input: nil), selection: JobSelection())
         launcher = FakeLauncher(width: width)
         let settings = Scheduler.Settings(
             width: width, shell: "/bin/sh", timeout: nil, grace: .seconds(1), retries: retries, halt: halt, delay: nil,

@@ -4,15 +4,15 @@
 ///     @build  after=gen        make -j8
 ///
 /// Only a job whose first word starts with `@` has one; any other line is a command as typed.
-public struct JobHeader: Sendable, Equatable {
-    public var name: String
+struct JobHeader: Sendable, Equatable {
+    var name: String
     /// Jobs that must have succeeded.
-    public var after: [String] = []
+    var after: [String] = []
     /// Jobs that must have ended, however they ended.
-    public var afterAny: [String] = []
+    var afterAny: [String] = []
 
     /// Every job this one waits for, `after` first.
-    public var prerequisites: [String] { after + afterAny }
+    var prerequisites: [String] { after + afterAny }
 
     /// Why a header cannot be read.
     enum Problem: Error, Equatable {

@@ -7,7 +7,7 @@ import Glibc
 /// with the number of jobs waiting.
 ///
 /// Pulled from one thread (the scheduler's); ``knownTotal`` may be read from any thread.
-public final class JobSource: Sendable {
+final class JobSource: JobStream {
     /// The longest command line a job may have: Linux takes at most 128 KiB, its NUL included, as
     /// one argument (MAX_ARG_STRLEN), and a job's line is the one argument after `sh -c`.
     static let commandLimit = 128 * 1024 - 1
@@ -23,18 +23,8 @@ public final class JobSource: Sendable {
     struct State {
         var produced = 0
         var generator: Generator
-        var names = JobNames()
-        /// With `--shard`: this shard's jobs, read ahead.
-        var prepared: FIFO<Job>?
-        /// Named jobs `--resume` skipped, and how they ended before, for the jobs that wait for them.
-        var settled: [(name: String, status: JobStatus)] = []
         var filling = FillingState()
     }
-
-    let selection: JobSelection
-    let notice = Locked<String?>(nil)
-    /// Said once at the start, with `--shard`: which share this node runs.
-    public var shardNotice: String? { notice.withLock { $0 } }
 
     enum Generator {
         case commands([[UInt8]], next: Int)
@@ -77,14 +67,11 @@ public final class JobSource: Sendable {
 
     /// The number of jobs, once known (at once for command-line forms, at the end of input for
     /// streamed ones).
-    public var knownTotal: Int? { total.withLock { $0 } }
+    var knownTotal: Int? { total.withLock { $0 } }
 
     /// - Parameter input: the descriptor to read job lines from, for the streamed forms.
     /// - Parameter spreadOver: the job slots `-m` and `-X` spread the last arguments over.
-    public init(
-        options: Options, input: Int32?, selection: JobSelection = JobSelection(), spreadOver: Int = 1
-    ) throws(UsageError) {
-        self.selection = selection
+    init(options: Options, input: Int32?, spreadOver: Int = 1) throws(UsageError) {
         filling = options.filling
         self.spreadOver = max(1, spreadOver)
         names = options.names
@@ -178,10 +165,6 @@ public final class JobSource: Sendable {
         state = Locked(State(generator: generator))
         if options.shuffle { shuffle() }
         try checkKnownGraph(state.withLock { $0.generator })
-        if let shard = selection.shard {
-            let said = prepareShard(shard)
-            notice.withLock { $0 = said }
-        }
     }
 
     /// `--shuf`: reads the whole input now and hands its jobs over in a random order, numbered in
@@ -196,14 +179,6 @@ public final class JobSource: Sendable {
             if case .commandLines(let box) = state.generator { readError = box.reader.readError }
             if case .argumentLines(let box) = state.generator { readError = box.reader.readError }
             state.generator = .shuffled(items, next: 0, readError: readError)
-        }
-    }
-
-    /// The named jobs `--resume` skipped since the last call, with how they ended before.
-    public func takeSettled() -> [(name: String, status: JobStatus)] {
-        state.withLock { state in
-            defer { state.settled = [] }
-            return state.settled
         }
     }
 
@@ -265,19 +240,10 @@ public final class JobSource: Sendable {
         return usesArguments ? recordLimit : labelLimit
     }
 
-    /// The next job, blocking while input is read; `nil` when there are no more.
-    public func next() -> Job? {
-        state.withLock { state -> Job? in
-            while let job = state.prepared != nil ? state.prepared!.popFirst() : produce(&state) {
-                guard let status = selection.resume?.skip(job.number) else { return job }
-                if let name = job.header?.name { state.settled.append((name, status)) }
-            }
-            return nil
-        }
-    }
+    /// The next job, numbered and named, blocking while input is read; `nil` when there are no more.
+    func next() -> Job? { state.withLock { produce(&$0) } }
 
-    /// The next job of the whole list, numbered and named.
-    func produce(_ state: inout State) -> Job? {
+    private func produce(_ state: inout State) -> Job? {
         let next = filling == nil ? nextItem(&state.generator) : fillItem(&state, number: state.produced + 1)
         guard let item = next else {
             let produced = state.produced
@@ -285,21 +251,11 @@ public final class JobSource: Sendable {
             return nil
         }
         state.produced += 1
-        let job = job(item, number: state.produced)
-        if let header = job.header, let refusal = state.names.admit(header) {
-            switch refusal {
-            case .nameTaken: return Job(number: job.number, name: job.name, header: nil, body: .invalid(refusal.message))
-            case .unknownPrerequisite:
-                // Named but waiting for nothing: it ends as one that could not run, for its dependants.
-                return Job(
-                    number: job.number, name: job.name, header: JobHeader(name: header.name), body: .invalid(refusal.message))
-            }
-        }
-        return job
+        return job(item, number: state.produced)
     }
 
     /// A read error on the input, if reading stopped because of one.
-    public var readError: Int32? {
+    var readError: Int32? {
         state.withLock { state in
             switch state.generator {
             case .commandLines(let box), .argumentLines(let box): box.reader.readError

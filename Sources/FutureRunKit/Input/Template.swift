@@ -12,7 +12,7 @@
 /// | `{%}` | the job slot |
 /// | `{N}` `{N.}` `{N/}` `{N//}` `{N/.}` | the same, of the Nth list, column or argument |
 /// | `{-N}` `{-N.}` … | the same, of the Nth from the end |
-public struct Template: Sendable, Equatable {
+struct Template: Sendable, Equatable {
     enum Transform: Sendable, Hashable {
         case whole, noExtension, baseName, directory, baseNameNoExtension
         /// `--plus`: `{..}` `{...}` (without the last N extensions, if it has N), `{/..}` `{/...}`

@@ -2,10 +2,10 @@ import Glibc
 
 /// Small text files read whole: a timings report, a joblog to resume from, the files the option
 /// table renders. Blocks on the file system.
-public enum TextFile {
+enum TextFile {
     /// The whole file as text (bytes that are not UTF-8 show as U+FFFD), or `nil` if it cannot be
     /// read (`errno` says why).
-    public static func read(_ path: String) -> String? {
+    static func read(_ path: String) -> String? {
         guard let file = fopen(path.systemPath, "re") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -16,7 +16,7 @@ public enum TextFile {
 
     /// The lines of `text`, ended by LF or CRLF (a CRLF is one `Character` in Swift, so splitting
     /// at `"\n"` alone would read a CRLF file as one line); the last may lack its line end.
-    public static func lines(_ text: String) -> [Substring] {
+    static func lines(_ text: String) -> [Substring] {
         text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.dropLast(
             text.isEmpty || text.last == "\n" || text.last == "\r\n" ? 1 : 0)
     }

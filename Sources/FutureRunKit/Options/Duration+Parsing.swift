@@ -2,7 +2,7 @@ extension Duration {
     /// Parses a duration as `--timeout`, `--grace` and `--delay` take it: a number with a unit
     /// (`500ms`, `30s`, `1.5s`, `5m`, `2h`, `1d`), several of them in a row (`1m30s`, `1h2m`), or a
     /// plain number of seconds (`10`, `0.25`). `nil` for anything else, negative values included.
-    public static func parse(_ text: String) -> Duration? {
+    static func parse(_ text: String) -> Duration? {
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else { return nil }
@@ -35,7 +35,7 @@ extension Duration {
     }
 
     /// Seconds as a `Double`.
-    public var seconds: Double {
+    var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }

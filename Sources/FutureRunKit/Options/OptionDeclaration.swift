@@ -1,9 +1,9 @@
 /// One option of futurerun, declared once: its names, the value it takes, how it is explained and
 /// completed, and what it does to the parse. The parser, `--help`, the man page's OPTIONS section
 /// and the bash, zsh and fish completions are all made from ``OptionDeclaration/all``.
-public struct OptionDeclaration: Sendable {
+struct OptionDeclaration: Sendable {
     /// Where the option is listed in `--help` and the man page.
-    public enum Section: String, CaseIterable, Sendable {
+    enum Section: String, CaseIterable, Sendable {
         case input = "Input"
         case running = "Running"
         case hosts = "Host"
@@ -14,7 +14,7 @@ public struct OptionDeclaration: Sendable {
     }
 
     /// What a shell should offer for the option's value.
-    public enum Completion: Sendable, Equatable {
+    enum Completion: Sendable, Equatable {
         /// Nothing in particular (a number, a duration, free text).
         case none
         case file
@@ -26,32 +26,32 @@ public struct OptionDeclaration: Sendable {
     }
 
     /// A value option's value: the name shown in usage (`N`, `FILE`) and how to complete it.
-    public struct Value: Sendable {
-        public let placeholder: String
-        public let completion: Completion
+    struct Value: Sendable {
+        let placeholder: String
+        let completion: Completion
     }
 
     /// What reading the option does to the parse: the value is `nil` for a switch.
     typealias Effect = @Sendable (inout ParsedOptions, _ value: String?) throws(UsageError) -> Void
 
     /// Long names without the dashes; the first is the one shown, the others are aliases.
-    public let longNames: [String]
-    public let shortName: Character?
+    let longNames: [String]
+    let shortName: Character?
     /// Further one-letter spellings, for other tools' habits (`-P` for `-j`, as xargs spells it).
-    public let shortAliases: [Character]
+    let shortAliases: [Character]
     /// `nil` for a switch.
-    public let value: Value?
+    let value: Value?
     /// An example of its use, as typed: shown when the value is missing.
-    public let example: String
+    let example: String
     /// The `--help` text: one or more lines of at most about 70 characters.
-    public let help: [String]
+    let help: [String]
     /// The man page text: plain sentences; `` `x` `` marks a literal (bold in the man page).
-    public let manual: String
-    public let section: Section
+    let manual: String
+    let section: Section
     let effect: Effect
 
     /// Every one-letter spelling: the short name, then its aliases.
-    public var shortNames: [Character] { (shortName.map { [$0] } ?? []) + shortAliases }
+    var shortNames: [Character] { (shortName.map { [$0] } ?? []) + shortAliases }
 
     init(
         _ longNames: [String], short: Character? = nil, shortAliases: [Character] = [], value: Value? = nil, example: String,
@@ -70,11 +70,11 @@ public struct OptionDeclaration: Sendable {
     }
 
     /// `--jobs` (the name shown).
-    public var displayName: String { "--" + longNames[0] }
+    var displayName: String { "--" + longNames[0] }
 
     /// The first help line up to its example (after a word and `: `): a one-line description for
     /// completion menus.
-    public var summary: String {
+    var summary: String {
         let line = help[0]
         var searchFrom = line.startIndex
         while let colon = line[searchFrom...].firstRange(of: ": ") {

@@ -1,5 +1,5 @@
 /// What the command line asks for.
-public enum Invocation: Equatable, Sendable {
+enum Invocation: Equatable, Sendable {
     case run(Options)
     case help
     case version
@@ -11,7 +11,7 @@ public enum Invocation: Equatable, Sendable {
 /// TEMPLATE` every word is an argument, so a file named `-rf.txt` is data. `--` ends the options
 /// explicitly. Short options cluster (`-qj4`); long ones take `--name=value` or the next word, and a
 /// next word that is itself an option is refused (`--joblog -j4`).
-public struct OptionParser {
+struct OptionParser {
     private let arguments: [[UInt8]]
     private var index = 0
     private var parsed = ParsedOptions()
@@ -23,16 +23,16 @@ public struct OptionParser {
     private static let linkedFileSeparator = Array("::::+".utf8)
 
     /// - Parameter arguments: `argv` without the program name, as bytes.
-    public init(_ arguments: [[UInt8]]) {
+    init(_ arguments: [[UInt8]]) {
         self.arguments = arguments
     }
 
-    public static func parse(_ arguments: [[UInt8]]) throws(UsageError) -> Invocation {
+    static func parse(_ arguments: [[UInt8]]) throws(UsageError) -> Invocation {
         var parser = OptionParser(arguments)
         return try parser.parse()
     }
 
-    public mutating func parse() throws(UsageError) -> Invocation {
+    mutating func parse() throws(UsageError) -> Invocation {
         while index < arguments.count, !parsed.optionsEnded {
             let word = ArgumentText.decode(arguments[index])
             if word == "--" {

@@ -1,6 +1,6 @@
 extension OptionDeclaration {
     /// Every option futurerun takes, in the order `--help` and the man page list them.
-    public static let all: [OptionDeclaration] = input + running + hosts + ci + output + reports + information
+    static let all: [OptionDeclaration] = input + running + hosts + ci + output + reports + information
 
     private static let input: [OptionDeclaration] = [
         .init(

@@ -1,6 +1,6 @@
 /// Everything that makes futurerun refuse to run, each with a one-line message that says what is
 /// wrong and what to do. All of them exit with status 255 before any job starts.
-public enum UsageError: Error, Equatable, CustomStringConvertible {
+enum UsageError: Error, Equatable, CustomStringConvertible {
     case unknownOption(String)
     case missingValue(option: String, example: String)
     case invalidValue(option: String, value: String, expected: String)
@@ -23,7 +23,7 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case sharedReportFile(first: String, second: String, path: String)
     case badJobGraph(String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .unknownOption(let option):
             "unknown option '\(option)' (see 'futurerun --help'; put the command after '--' if it starts with '-')"

@@ -2,13 +2,13 @@
 /// annotation for a failed job and `::stop-commands::` around job output, so a job's own bytes
 /// cannot issue workflow commands. Written to stderr, so stdout keeps only the jobs' bytes; the
 /// caller keeps groups paired (``JobReporter``).
-public enum CIFormat: Sendable, Equatable {
+enum CIFormat: Sendable, Equatable {
     case none
     case github
     case gitlab
 
     /// `--ci auto` picks by the environment: `GITHUB_ACTIONS=true` or `GITLAB_CI=true`.
-    public static func detect(_ choice: Options.CIKind, environment: [String: String]) -> CIFormat {
+    static func detect(_ choice: Options.CIKind, environment: [String: String]) -> CIFormat {
         switch choice {
         case .none: .none
         case .github: .github

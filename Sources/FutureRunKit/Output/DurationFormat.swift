@@ -1,7 +1,7 @@
 /// Durations as people read them, in a fixed width per range: `870ms`, `3.21s`, `59.99s`, `2m03s`,
 /// `1h02m`.
-public enum DurationFormat {
-    public static func format(_ duration: Duration) -> String {
+enum DurationFormat {
+    static func format(_ duration: Duration) -> String {
         let seconds = max(0, duration.seconds)
         if seconds < 1 {
             return "\(Int((seconds * 1000).rounded(.down)))ms"

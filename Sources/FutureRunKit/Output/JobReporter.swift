@@ -22,7 +22,7 @@ final class JobReporter {
     private let reports: [Report]
     /// `--files`: stdout goes to a file per job, and the file's name is printed.
     private let outputFiles: OutputFiles?
-    private let source: JobSource
+    private let source: JobPipeline
     private let start = ContinuousClock.now
     private(set) var tally = Tally()
     private var failedTails: [(label: String, lines: [String])] = []
@@ -37,7 +37,7 @@ final class JobReporter {
     private let commandToken = CIFormat.randomToken()
 
     init(
-        console: Console, settings: Settings, reports: [Report], source: JobSource,
+        console: Console, settings: Settings, reports: [Report], source: JobPipeline,
         running: @escaping () -> [(label: String, since: Duration)], notices: @escaping () -> [String] = { [] }
     ) {
         self.notices = notices

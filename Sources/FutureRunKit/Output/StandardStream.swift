@@ -2,7 +2,7 @@ import FutureProcess
 import Glibc
 
 /// A write to stdout or stderr failed.
-public enum OutputError: Error, Equatable {
+enum OutputError: Error, Equatable {
     /// The reader went away (EPIPE): stop quietly.
     case brokenPipe(descriptor: Int32)
     /// Any other failure (a full disk, an I/O error): reported, never ignored.
@@ -10,7 +10,7 @@ public enum OutputError: Error, Equatable {
     /// The oldest job's output must be held until it ends and there is no space to hold it.
     case noSpillSpace(job: Int, label: String)
 
-    public var message: String {
+    var message: String {
         switch self {
         case .brokenPipe(let fd): "\(fd == 1 ? "stdout" : "stderr") was closed by its reader"
         case .failed(let fd, let error):
@@ -24,25 +24,25 @@ public enum OutputError: Error, Equatable {
 
 /// A descriptor futurerun writes to with plain blocking `write(2)`, every byte or an error. A
 /// descriptor that the caller left non-blocking is waited on with `poll`, never switched back.
-public struct StandardStream: Sendable {
-    public let descriptor: Int32
+struct StandardStream: Sendable {
+    let descriptor: Int32
 
-    public static let output = StandardStream(descriptor: 1)
-    public static let error = StandardStream(descriptor: 2)
+    static let output = StandardStream(descriptor: 1)
+    static let error = StandardStream(descriptor: 2)
 
-    public init(descriptor: Int32) { self.descriptor = descriptor }
+    init(descriptor: Int32) { self.descriptor = descriptor }
 
-    public var isTerminal: Bool { isatty(descriptor) == 1 }
+    var isTerminal: Bool { isatty(descriptor) == 1 }
 
     /// Whether both descriptors are the same open file, pipe or terminal (`2>&1`).
-    public func isSameFile(as other: StandardStream) -> Bool {
+    func isSameFile(as other: StandardStream) -> Bool {
         var mine = stat()
         var theirs = stat()
         guard fstat(descriptor, &mine) == 0, fstat(other.descriptor, &theirs) == 0 else { return false }
         return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino
     }
 
-    public func write(_ bytes: [UInt8]) throws(OutputError) {
+    func write(_ bytes: [UInt8]) throws(OutputError) {
         var done = 0
         while done < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
@@ -63,7 +63,7 @@ public struct StandardStream: Sendable {
         }
     }
 
-    public func write(_ text: String) throws(OutputError) {
+    func write(_ text: String) throws(OutputError) {
         try write(Array(text.utf8))
     }
 }

@@ -7,9 +7,9 @@ import FutureProcess
 ///     FAIL [3/5] make docs  exit 2  0.53s
 ///     FAIL [4/5] sleep 60  timeout  5.00s
 ///     ok   [5/5] make check  on build2  1.02s
-public enum StatusLine {
+enum StatusLine {
     /// - Parameter width: the terminal's width, if on one: the label is cut so the line fits.
-    public static func format(_ outcome: JobOutcome, total: Int?, style: Style, width: Int? = nil) -> String {
+    static func format(_ outcome: JobOutcome, total: Int?, style: Style, width: Int? = nil) -> String {
         let full = Style.sanitize(outcome.job.label)
         guard let width else { return format(outcome, total: total, style: style, label: full) }
         let others = Style.visibleCount(format(outcome, total: total, style: style, label: ""))
@@ -52,7 +52,7 @@ public enum StatusLine {
         return "needs \(reason.prerequisite), which \(ending)"
     }
 
-    public static func describe(_ status: TerminationStatus) -> String {
+    static func describe(_ status: TerminationStatus) -> String {
         switch status {
         case .exited(let code): "exit \(code)"
         case .signaled(let signal): "signal \(signal)" + (SignalName.of(signal).map { " (\($0))" } ?? "")
@@ -66,8 +66,8 @@ public enum StatusLine {
 }
 
 /// Short names of the common signals.
-public enum SignalName {
-    public static func of(_ signal: Int32) -> String? {
+enum SignalName {
+    static func of(_ signal: Int32) -> String? {
         let names: [Int32: String] = [
             1: "HUP", 2: "INT", 3: "QUIT", 4: "ILL", 6: "ABRT", 8: "FPE", 9: "KILL", 11: "SEGV", 13: "PIPE",
             14: "ALRM", 15: "TERM", 10: "USR1", 12: "USR2", 24: "XCPU", 25: "XFSZ",

@@ -1,12 +1,12 @@
 /// How futurerun's own messages look: colors (only when wanted) and text made safe for a terminal.
-public struct Style: Sendable {
-    public let colors: Bool
+struct Style: Sendable {
+    let colors: Bool
 
-    public init(colors: Bool) { self.colors = colors }
+    init(colors: Bool) { self.colors = colors }
 
     /// Whether to color: `--color always|never`, else only on a terminal without `NO_COLOR` or
     /// `TERM=dumb`.
-    public static func wantsColor(_ choice: Options.Color, isTerminal: Bool, environment: [String: String]) -> Bool {
+    static func wantsColor(_ choice: Options.Color, isTerminal: Bool, environment: [String: String]) -> Bool {
         switch choice {
         case .always: return true
         case .never: return false
@@ -17,14 +17,14 @@ public struct Style: Sendable {
         }
     }
 
-    public func green(_ text: String) -> String { paint(text, "32") }
-    public func red(_ text: String) -> String { paint(text, "31") }
-    public func yellow(_ text: String) -> String { paint(text, "33") }
-    public func dim(_ text: String) -> String { paint(text, "2") }
-    public func bold(_ text: String) -> String { paint(text, "1") }
+    func green(_ text: String) -> String { paint(text, "32") }
+    func red(_ text: String) -> String { paint(text, "31") }
+    func yellow(_ text: String) -> String { paint(text, "33") }
+    func dim(_ text: String) -> String { paint(text, "2") }
+    func bold(_ text: String) -> String { paint(text, "1") }
 
     /// A color from a small palette, picked by job number (for `--live` prefixes).
-    public func palette(_ text: String, index: Int) -> String {
+    func palette(_ text: String, index: Int) -> String {
         let codes = ["36", "35", "34", "33", "32", "96", "95", "94"]
         return paint(text, codes[index % codes.count])
     }
@@ -34,7 +34,7 @@ public struct Style: Sendable {
     }
 
     /// How many characters of `text` show (color sequences `ESC [ ... letter` do not).
-    public static func visibleCount(_ text: String) -> Int {
+    static func visibleCount(_ text: String) -> Int {
         var inEscape = false
         return text.reduce(into: 0) { count, character in
             if character == "\u{1B}" {
@@ -49,7 +49,7 @@ public struct Style: Sendable {
 
     /// `text` cut to at most `limit` visible characters (color sequences do not count), its end
     /// marked `…` when cut; a color open at the cut is closed.
-    public static func truncate(_ text: String, toVisible limit: Int) -> String {
+    static func truncate(_ text: String, toVisible limit: Int) -> String {
         guard limit > 0 else { return "" }
         guard visibleCount(text) > limit else { return text }
         var visible = 0
@@ -75,7 +75,7 @@ public struct Style: Sendable {
 
     /// `text` with control characters (escape sequences included) shown as `^X` / `\u{..}`, so a
     /// job name or argument can never drive the terminal.
-    public static func sanitize(_ text: String) -> String {
+    static func sanitize(_ text: String) -> String {
         var safe = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {

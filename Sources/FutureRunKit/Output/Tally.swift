@@ -1,19 +1,19 @@
 /// What the run did, counted as jobs finish: for the summary and the exit status.
-public struct Tally: Sendable {
-    public private(set) var total = 0
-    public private(set) var succeeded = 0
-    public private(set) var failed = 0
-    public private(set) var stopped = 0
-    public private(set) var notStarted = 0
+struct Tally: Sendable {
+    private(set) var total = 0
+    private(set) var succeeded = 0
+    private(set) var failed = 0
+    private(set) var stopped = 0
+    private(set) var notStarted = 0
     /// Jobs skipped because a job they wait for did not succeed.
-    public private(set) var skipped = 0
-    public private(set) var jobTime: Duration = .zero
+    private(set) var skipped = 0
+    private(set) var jobTime: Duration = .zero
     /// The slowest jobs, slowest first (at most 3).
-    public private(set) var slowest: [(label: String, time: Duration)] = []
+    private(set) var slowest: [(label: String, time: Duration)] = []
 
-    public init() {}
+    init() {}
 
-    public mutating func add(_ outcome: JobOutcome) {
+    mutating func add(_ outcome: JobOutcome) {
         total += 1
         switch outcome.status {
         case .succeeded: succeeded += 1
@@ -33,7 +33,7 @@ public struct Tally: Sendable {
     }
 
     /// GNU parallel's convention: 0 if all succeeded, else the number of failed jobs, 101 past 100.
-    public var exitStatus: Int32 {
+    var exitStatus: Int32 {
         failed == 0 ? 0 : Int32(min(failed, 101))
     }
 
@@ -44,7 +44,7 @@ public struct Tally: Sendable {
     ///
     /// The speed-up is given only when it means something: two jobs or more ran and the run took
     /// 100 ms or more (below that, futurerun's own start-up is most of the wall time).
-    public func summary(wall: Duration, style: Style) -> [String] {
+    func summary(wall: Duration, style: Style) -> [String] {
         var parts = ["\(succeeded) ok"]
         if failed > 0 { parts.append(style.red("\(failed) failed")) }
         if stopped > 0 { parts.append(style.yellow("\(stopped) stopped")) }

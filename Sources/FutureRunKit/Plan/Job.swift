@@ -1,5 +1,5 @@
 /// One job: its number in input order, its label, and how to make its command line.
-public struct Job: Sendable {
+struct Job: Sendable {
     enum Body: Sendable {
         /// A command line: as typed, or a template's, built when the job was read.
         case command([UInt8])
@@ -11,14 +11,14 @@ public struct Job: Sendable {
     }
 
     /// 1-based, in input order.
-    public let number: Int
+    let number: Int
     /// Its whole name: `--names`, else the argument(s), else the command (at most 64 KiB): what
     /// the job sees as `FUTURERUN_NAME`.
-    public let name: String
+    let name: String
     /// The name shortened to one line of at most 48 characters, for status lines and reports.
-    public let label: String
+    let label: String
     /// `@NAME after=...`: the jobs this one waits for (its name is then the header's).
-    public let header: JobHeader?
+    let header: JobHeader?
     let body: Body
 
     /// The most of a name kept, so that `FUTURERUN_NAME` stays far below what one environment
@@ -26,7 +26,7 @@ public struct Job: Sendable {
     static let nameLimit = 64 * 1024
 
     /// What `--tag` puts before each of its lines: the `--tagstring` made for it, else its whole name.
-    public var tag: String { tagString ?? name }
+    var tag: String { tagString ?? name }
     let tagString: String?
 
     init(number: Int, name: String, header: JobHeader? = nil, body: Body, tagString: String? = nil) {
@@ -48,7 +48,7 @@ public struct Job: Sendable {
     }
 
     /// The shell command line, for the job's slot (`{%}`).
-    public func commandLine(slot: Int) -> [UInt8] {
+    func commandLine(slot: Int) -> [UInt8] {
         switch body {
         case .command(let line): line
         case .template(let template, let arguments):
@@ -58,11 +58,11 @@ public struct Job: Sendable {
     }
 
     /// Why this job cannot run, if it cannot.
-    public var invalidReason: String? {
+    var invalidReason: String? {
         if case .invalid(let reason) = body { return reason }
         return nil
     }
 
     /// The command line as text, for `-v`, `--dry-run` and the reports (slot 1 for `{%}`).
-    public var displayCommand: String { String(decoding: commandLine(slot: 1), as: UTF8.self) }
+    var displayCommand: String { String(decoding: commandLine(slot: 1), as: UTF8.self) }
 }

@@ -1,8 +1,8 @@
 /// Which of the jobs read this run starts: this node's shard, less what `--resume` skips.
-public struct JobSelection: Sendable {
+struct JobSelection: Sendable {
     var shard: Shard?
     var timings: ShardTimings?
     var resume: ResumeLog?
 
-    public init() {}
+    init() {}
 }

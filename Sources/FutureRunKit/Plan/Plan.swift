@@ -7,7 +7,7 @@ import Glibc
 /// error (exit 255) and nothing has run yet.
 struct Plan {
     let options: Options
-    let source: JobSource
+    let source: JobPipeline
     let schedulerSettings: Scheduler.Settings
     /// Where the jobs run: this machine (with make's jobserver, if futurerun runs under `make -jN`),
     /// or several (`-S`).
@@ -41,8 +41,9 @@ struct Plan {
         let environment = facts.environment
         let inputDescriptor = try Self.openInput(options.source)
         let (selection, selectionNotices) = try Self.selection(options, environment: environment)
-        source = try JobSource(
-            options: options, input: inputDescriptor, selection: selection, spreadOver: options.jobs.width(cpus: facts.cpus))
+        source = JobPipeline(
+            try JobSource(options: options, input: inputDescriptor, spreadOver: options.jobs.width(cpus: facts.cpus)),
+            selection: selection)
         startNotices = selectionNotices + [source.shardNotice].compactMap { $0 }
 
         let hosts = try Self.hosts(options)

@@ -3,26 +3,26 @@
 /// when other jobs are added or removed; jobs joined by `after=` share the shard of the first of
 /// them. With timings from an earlier run (``ShardTimings``), groups go longest first onto the
 /// least loaded shard instead.
-public struct Shard: Sendable, Equatable {
+struct Shard: Sendable, Equatable {
     /// 1-based.
-    public let index: Int
-    public let count: Int
+    let index: Int
+    let count: Int
 
-    public init?(index: Int, count: Int) {
+    init?(index: Int, count: Int) {
         guard count >= 1, (1...count).contains(index) else { return nil }
         self.index = index
         self.count = count
     }
 
     /// `K/N`.
-    public static func parse(_ text: String) -> Shard? {
+    static func parse(_ text: String) -> Shard? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
         return Shard(index: index, count: count)
     }
 
     /// FNV-1a, 64-bit: the documented, fixed hash of a job's name (never Swift's seeded `Hasher`).
-    public static func hash(_ name: String) -> UInt64 {
+    static func hash(_ name: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in name.utf8 {
             hash ^= UInt64(byte)

@@ -1,19 +1,19 @@
 /// One machine to run jobs on, as `-S/--hosts` and `--hosts-file` name it: `[N/]DEST`, where DEST
 /// is what `ssh` takes (an alias of the user's ssh config, `host`, `user@host`) and N its slots;
 /// `:` is this machine.
-public struct HostSpec: Sendable, Equatable {
+struct HostSpec: Sendable, Equatable {
     /// What `ssh` is given, or `:` for this machine.
-    public let destination: String
+    let destination: String
     /// How many of its jobs run at once, when `N/` says; otherwise `-j`, or the machine's CPUs.
-    public let slots: Int?
+    let slots: Int?
 
-    public var isLocal: Bool { destination == ":" }
+    var isLocal: Bool { destination == ":" }
 
     /// How the host is named in notices, status lines and reports.
-    public var name: String { destination }
+    var name: String { destination }
 
     /// Parses one `[N/]DEST`.
-    public static func parse(_ text: String) throws(UsageError) -> HostSpec {
+    static func parse(_ text: String) throws(UsageError) -> HostSpec {
         let expected = "[N/]DEST: an ssh destination (host, user@host, an ssh config alias) or : for this machine, as in 4/build1"
         var destination = Substring(text)
         var slots: Int?
@@ -32,7 +32,7 @@ public struct HostSpec: Sendable, Equatable {
     }
 
     /// The hosts of one `-S` value: a comma-separated list.
-    public static func parseList(_ text: String) throws(UsageError) -> [HostSpec] {
+    static func parseList(_ text: String) throws(UsageError) -> [HostSpec] {
         var hosts: [HostSpec] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             hosts.append(try parse(part.trimmingWhitespace()))
@@ -42,7 +42,7 @@ public struct HostSpec: Sendable, Equatable {
 
     /// The hosts of `-S`, then those of `--hosts-file` lines (`#` starts a comment, blank lines are
     /// skipped). A host named twice is refused.
-    public static func list(_ given: [HostSpec], fileLines: [String]) throws(UsageError) -> [HostSpec] {
+    static func list(_ given: [HostSpec], fileLines: [String]) throws(UsageError) -> [HostSpec] {
         var all = given
         for line in fileLines {
             let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""

@@ -11,9 +11,9 @@
 /// futurerun died), the watcher's read ends and it sends SIGTERM to the remote process group, then
 /// SIGKILL after the grace period. sshd makes each session a group of its own, so that group is
 /// the job's whole remote process tree.
-public enum RemoteInvocation {
+enum RemoteInvocation {
     /// The command line ssh sends for every job (safe in any login shell; see the type's comment).
-    public static let launcher =
+    static let launcher =
         "exec /bin/sh -c '"
         + "exec 3<&0 </dev/null;n=$(echo;echo .);n=${n%.};IFS= read -r c <&3||exit 255;s=;i=0;"
         + "while [ \"$i\" -lt \"$c\" ];do IFS= read -r l <&3||exit 255;s=$s$l$n;i=$((i+1));done;"
@@ -44,7 +44,7 @@ public enum RemoteInvocation {
     ///   - environment: variables to set (value, bytes as they are: a value need not be UTF-8) or
     ///     unset (`nil`) for the job, in order.
     ///   - grace: between the watcher's SIGTERM and SIGKILL.
-    public static func payload(
+    static func payload(
         command: [UInt8], shell: String, environment: [(name: String, value: [UInt8]?)], workingDirectory: [UInt8]?,
         grace: Duration
     ) -> [UInt8] {

@@ -2,7 +2,7 @@ import FutureCore
 import FutureProcess
 
 /// How one job ended, as futurerun reports it.
-public enum JobStatus: Sendable, Equatable {
+enum JobStatus: Sendable, Equatable {
     case succeeded
     /// Ran and failed: non-zero exit, signal, timeout, or could not start.
     case failed(TerminationStatus)
@@ -16,7 +16,7 @@ public enum JobStatus: Sendable, Equatable {
     /// Never started: a job it waits for (`after=`) failed, timed out, could not run or was skipped.
     case skipped(SkipReason)
 
-    public var isFailure: Bool {
+    var isFailure: Bool {
         switch self {
         case .failed, .unrunnable: true
         case .succeeded, .stopped, .notStarted, .skipped: false
@@ -24,7 +24,7 @@ public enum JobStatus: Sendable, Equatable {
     }
 
     /// Whether the job never ran at all (no process, no output).
-    public var neverRan: Bool {
+    var neverRan: Bool {
         switch self {
         case .notStarted, .skipped: true
         case .succeeded, .failed, .unrunnable, .stopped: false
@@ -33,8 +33,8 @@ public enum JobStatus: Sendable, Equatable {
 }
 
 /// Why a job never ran: how the job it waits for (`after=`) ended instead of succeeding.
-public struct SkipReason: Sendable, Equatable {
-    public enum Ending: Sendable, Equatable {
+struct SkipReason: Sendable, Equatable {
+    enum Ending: Sendable, Equatable {
         case failed(TerminationStatus)
         case timedOut
         case couldNotRun
@@ -42,25 +42,25 @@ public struct SkipReason: Sendable, Equatable {
     }
 
     /// The name of the job it waits for.
-    public let prerequisite: String
-    public let ending: Ending
+    let prerequisite: String
+    let ending: Ending
 }
 
 /// One finished job: status, the final attempt's result, and how many attempts it took.
-public struct JobOutcome: Sendable {
-    public let job: Job
-    public let status: JobStatus
+struct JobOutcome: Sendable {
+    let job: Job
+    let status: JobStatus
     /// The last attempt's result (empty output and zero times if it never ran).
-    public let result: CommandResult
-    public let attempts: Int
+    let result: CommandResult
+    let attempts: Int
     /// The shell command line actually run.
-    public let commandLine: [UInt8]
+    let commandLine: [UInt8]
     /// The slot the last attempt ran in (0 if it never ran).
-    public var slot = 0
+    var slot = 0
     /// The host the last attempt ran on, in a run over hosts (`-S`; `:` is this machine).
-    public var host: String?
+    var host: String?
     /// The attempts before the last (with `--retries`), oldest first.
-    public var earlierAttempts: [AttemptRecord] = []
+    var earlierAttempts: [AttemptRecord] = []
 }
 
 extension JobOutcome {
@@ -76,16 +76,16 @@ extension JobOutcome {
 }
 
 /// One attempt of a job, as the timeline draws it: where and when it ran, how it ended, what it used.
-public struct AttemptRecord: Sendable, Equatable {
-    public var slot: Int
+struct AttemptRecord: Sendable, Equatable {
+    var slot: Int
     /// In a run over hosts (`-S`), the host it ran on.
-    public var host: String?
-    public var status: TerminationStatus
+    var host: String?
+    var status: TerminationStatus
     /// Unix time in seconds.
-    public var start: Double
-    public var wall: Duration
-    public var cpu: Duration
-    public var maxResidentBytes: Int
+    var start: Double
+    var wall: Duration
+    var cpu: Duration
+    var maxResidentBytes: Int
 
     init(_ placement: Placement, _ result: CommandResult) {
         self.init(slot: placement.seat.slot, host: placement.machine, result)
@@ -104,8 +104,8 @@ public struct AttemptRecord: Sendable, Equatable {
 
 /// A job travelling from the scheduler to the printer: resolves first when its first attempt
 /// starts, then when its final attempt ends.
-public final class JobTicket: Sendable {
-    public let job: Job
+final class JobTicket: Sendable {
+    let job: Job
     let startPromise = Promise<CommandRun, Never>()
     let outcomePromise = Promise<JobOutcome, Never>()
     /// Attempts that ended and were retried.
@@ -114,6 +114,6 @@ public final class JobTicket: Sendable {
     init(job: Job) { self.job = job }
 
     /// The first attempt's run, for streaming its output live.
-    public var started: Future<CommandRun> { startPromise.future }
-    public var outcome: Future<JobOutcome> { outcomePromise.future }
+    var started: Future<CommandRun> { startPromise.future }
+    var outcome: Future<JobOutcome> { outcomePromise.future }
 }

@@ -3,7 +3,7 @@ import FutureCore
 import FutureProcess
 import Glibc
 
-/// Decides which job starts when: pulls jobs from the ``JobSource`` on a thread of its own
+/// Decides which job starts when: pulls jobs from the ``JobPipeline`` on a thread of its own
 /// (reading input may block; a short list from the command line is pulled on the caller's thread,
 /// see ``start()``), hands each to the printer in input order, and submits its attempts to the
 /// ``Launcher``, which decides where they run and how many at once. Retries, the halt policy and
@@ -12,17 +12,17 @@ import Glibc
 ///
 /// At most ``window`` jobs are between the scheduler and the printer at once: that bounds memory
 /// however long the input, and how far later jobs may run ahead of the oldest unprinted one.
-public final class Scheduler: Sendable {
-    public struct Settings: Sendable {
-        public var width: Int
-        public var shell: String
-        public var timeout: Duration?
-        public var grace: Duration
-        public var retries: Int
-        public var halt: HaltPolicy
-        public var delay: Duration?
-        public var workingDirectory: String?
-        public var window: Int
+final class Scheduler: Sendable {
+    struct Settings: Sendable {
+        var width: Int
+        var shell: String
+        var timeout: Duration?
+        var grace: Duration
+        var retries: Int
+        var halt: HaltPolicy
+        var delay: Duration?
+        var workingDirectory: String?
+        var window: Int
     }
 
     private struct Counters {
@@ -33,7 +33,7 @@ public final class Scheduler: Sendable {
     }
 
     private let settings: Settings
-    private let source: JobSource
+    private let source: JobPipeline
     private let launcher: any Launcher
     private var pool: CommandPool { launcher.pool }
     private let window: Window
@@ -47,7 +47,7 @@ public final class Scheduler: Sendable {
     ///   - notices: where the scheduler and the launcher post what the printer should say.
     ///   - notify: called when a ticket is handed to the printer.
     init(
-        settings: Settings, source: JobSource, launcher: any Launcher, notices: Notices,
+        settings: Settings, source: JobPipeline, launcher: any Launcher, notices: Notices,
         notify: (@Sendable () -> Void)? = nil
     ) {
         self.settings = settings
@@ -61,7 +61,7 @@ public final class Scheduler: Sendable {
 
     /// Whether the halt policy (or a signal) stopped the run, and the exit status the halt sets,
     /// if it sets one (``HaltCounter/exitStatus``).
-    public var halted: (stopped: Bool, exitStatus: Int32?) {
+    var halted: (stopped: Bool, exitStatus: Int32?) {
         counters.withLock { ($0.halted, $0.halt.exitStatus) }
     }
 
@@ -69,7 +69,7 @@ public final class Scheduler: Sendable {
     /// this thread, before it returns: nothing there can block (no input to read, no window to
     /// wait for, no delay), and a one-job run spares a thread and a wake-up on the way to its job.
     /// Otherwise starts the scheduler's thread (and the launcher's, if it has one) and returns at once.
-    public func start() {
+    func start() {
         launcher.open()
         if let total = source.knownTotal, total <= settings.window, settings.delay == nil, launcher.handsOverInline {
             dispatchAll()
@@ -79,20 +79,20 @@ public final class Scheduler: Sendable {
     }
 
     /// Closes the launcher (at the end of the run, also after a signal): blocks until it is done.
-    public func finish() { launcher.close() }
+    func finish() { launcher.close() }
 
     /// The printer is done with a ticket: one more job may enter the window.
-    public func release() { window.release() }
+    func release() { window.release() }
 
     /// Stops the run: starts nothing more and stops running jobs (TERM, KILL after the grace period).
-    public func stopAll() {
+    func stopAll() {
         startNothingNew()
         let running = counters.withLock { $0.running.values.map(\.run) }
         for run in running { run.cancel() }
     }
 
     /// Starts nothing more; running jobs finish (SIGHUP). Jobs waiting end as not started.
-    public func startNothingNew() {
+    func startNothingNew() {
         pool.stopStarting()  // first: the scheduler thread hands nothing more over from now on
         graph.cancelWaiting()
         counters.withLock { $0.halted = true }
@@ -102,19 +102,19 @@ public final class Scheduler: Sendable {
     /// thread, which may be blocked reading input or waiting out `--delay`, hands nothing more over
     /// (a blocked read is left behind; the process ends without it). If input was still open,
     /// `notice` is said first. Any thread.
-    public func abandonInput(notice: String) {
+    func abandonInput(notice: String) {
         if !tickets.isClosed && source.knownTotal == nil { announce(notice) }
         tickets.close()
     }
 
     /// Labels of the running jobs and how long each has run.
-    public func runningJobs() -> [(label: String, since: Duration)] {
+    func runningJobs() -> [(label: String, since: Duration)] {
         let now = ContinuousClock.now
         return counters.withLock { $0.running.sorted { $0.key < $1.key } }.map { ($0.value.label, now - $0.value.since) }
     }
 
     /// Blocks until no job process is left, or `limit` has passed.
-    public func waitForRunningJobs(upTo limit: Duration) {
+    func waitForRunningJobs(upTo limit: Duration) {
         let deadline = ContinuousClock.now + limit
         while launcher.runningProcesses > 0, ContinuousClock.now < deadline {
             OSThread.sleep(until: .now + .milliseconds(10))
@@ -155,10 +155,10 @@ public final class Scheduler: Sendable {
     private let notices: Notices
 
     /// Queues a notice for the printer to show (at the next job's end or tick, within a second).
-    public func announce(_ notice: String) { notices.post(notice) }
+    func announce(_ notice: String) { notices.post(notice) }
 
     /// Notices for the printer to show (each once).
-    public func takeNotices() -> [String] { notices.take() }
+    func takeNotices() -> [String] { notices.take() }
 
     /// Hands `ticket`'s job to the graph: it starts (or is skipped) once the jobs it waits for end.
     private func wait(_ ticket: JobTicket, for header: JobHeader) {

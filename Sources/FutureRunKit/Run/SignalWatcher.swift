@@ -50,7 +50,7 @@ public enum SignalWatcher {
     /// What a run does on a signal, each on the watching thread: `stop` for the first SIGINT or
     /// SIGTERM (or a HUP after a drain), `kill` for the next, `drain` for a first SIGHUP, `report`
     /// for each SIGUSR1.
-    public static func handle(
+    static func handle(
         stop: @escaping @Sendable (Int32) -> Void, kill: @escaping @Sendable () -> Void,
         drain: @escaping @Sendable () -> Void, report: @escaping @Sendable () -> Void
     ) {
@@ -58,7 +58,7 @@ public enum SignalWatcher {
     }
 
     /// Starts the watching thread (once; `--help` and `--version` need none).
-    public static func start() {
+    static func start() {
         OSThread.detach(name: "futurerun-signal") {
             while true {
                 let signal = ProcessSignals.wait(for: watched)
@@ -88,5 +88,5 @@ public enum SignalWatcher {
     }
 
     /// The signal that stopped the run (SIGINT, SIGTERM, or a HUP after a drain), or 0.
-    public static var receivedSignal: Int32 { received.load(ordering: .relaxed) }
+    static var receivedSignal: Int32 { received.load(ordering: .relaxed) }
 }

@@ -1,5 +1,5 @@
 /// Shell completion scripts for bash, zsh and fish, rendered from ``OptionDeclaration/all``.
-public enum Completions {
+enum Completions {
     private static let banner =
         "generated from the option table by 'make generate'; edit Sources/FutureRunKit/Options/OptionTable.swift"
 
@@ -8,7 +8,7 @@ public enum Completions {
         declaration.shortNames.map { "-\($0)" } + declaration.longNames.map { "--" + $0 }
     }
 
-    public static var bash: String {
+    static var bash: String {
         var cases: [String] = []
         for declaration in OptionDeclaration.all {
             guard let value = declaration.value else { continue }
@@ -41,7 +41,7 @@ public enum Completions {
             """
     }
 
-    public static var zsh: String {
+    static var zsh: String {
         var specs: [String] = []
         for declaration in OptionDeclaration.all {
             let names = spellings(declaration)
@@ -74,7 +74,7 @@ public enum Completions {
             """
     }
 
-    public static var fish: String {
+    static var fish: String {
         var lines = ["# fish completion for futurerun: \(banner)"]
         for declaration in OptionDeclaration.all {
             var line = "complete -c futurerun"

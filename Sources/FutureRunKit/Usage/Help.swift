@@ -1,9 +1,9 @@
 /// The text of `futurerun --help`: the forms and replacement strings as written here, the options
 /// rendered from ``OptionDeclaration/all``.
-public enum Help {
-    public static let version = "futurerun 0.1.0"
+enum Help {
+    static let version = "futurerun 0.1.0"
 
-    public static var text: String { introduction + options + closing }
+    static var text: String { introduction + options + closing }
 
     private static let introduction = """
         futurerun — run shell jobs in parallel; print their output in input order, with timing

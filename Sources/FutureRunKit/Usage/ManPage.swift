@@ -1,12 +1,12 @@
 /// The man page's OPTIONS section, rendered from ``OptionDeclaration/all`` into roff. The rest of
 /// docs/futurerun.1 is written by hand; this part sits between its two `generated` markers.
-public enum ManPage {
-    public static let beginMarker =
+enum ManPage {
+    static let beginMarker =
         #".\" BEGIN OPTIONS: generated from the option table by 'make generate'; edit OptionTable.swift"#
-    public static let endMarker = #".\" END OPTIONS"#
+    static let endMarker = #".\" END OPTIONS"#
 
     /// The OPTIONS section, markers included.
-    public static var optionsSection: String {
+    static var optionsSection: String {
         var roff = beginMarker + "\n.SH OPTIONS\n"
         for section in OptionDeclaration.Section.allCases {
             roff += ".SS \(section.rawValue)\n"
@@ -19,7 +19,7 @@ public enum ManPage {
 
     /// `docs/futurerun.1` as it should be: `page` with its OPTIONS section rendered anew and the
     /// version of its `.TH` header line that of ``Help/version``.
-    public static func updating(_ page: String) -> String? {
+    static func updating(_ page: String) -> String? {
         guard let begin = page.firstRange(of: beginMarker), let end = page.firstRange(of: endMarker + "\n") else { return nil }
         let rendered = String(page[..<begin.lowerBound]) + optionsSection + String(page[end.upperBound...])
         var lines = rendered.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -4,11 +4,11 @@ import Glibc
 /// `make generate` writes (``write(root:)``) and what a test compares with the tree (``stale(root:)``).
 public enum UsageFiles {
     /// The man page, whose OPTIONS section is rendered into the hand-written rest.
-    public static let manPage = "docs/futurerun.1"
+    static let manPage = "docs/futurerun.1"
 
     /// Every rendered file with its contents as they should be; `nil` when the man page cannot be
     /// read or lacks its OPTIONS markers. Blocks on the file system.
-    public static func rendered(root: String) -> [(path: String, contents: String)]? {
+    static func rendered(root: String) -> [(path: String, contents: String)]? {
         guard let page = TextFile.read(root + "/" + manPage), let updated = ManPage.updating(page) else { return nil }
         return [
             ("completions/futurerun.bash", Completions.bash),
@@ -19,13 +19,18 @@ public enum UsageFiles {
     }
 
     /// The paths whose checked-in contents differ from what the table renders.
-    public static func stale(root: String) -> [String] {
+    static func stale(root: String) -> [String] {
         guard let files = rendered(root: root) else { return [manPage] }
         return files.filter { TextFile.read(root + "/" + $0.path) != $0.contents }.map(\.path)
     }
 
-    /// Writes every rendered file; returns the paths written, or throws the first that failed.
-    public static func write(root: String) throws(UsageError) -> [String] {
+    /// Writes every rendered file; returns the paths written, or throws the first that failed (an
+    /// error whose description is the message).
+    public static func write(root: String) throws -> [String] {
+        try writeFiles(root: root)
+    }
+
+    private static func writeFiles(root: String) throws(UsageError) -> [String] {
         guard let files = rendered(root: root) else {
             throw .unreadableFile(path: manPage, reason: "missing, or without its OPTIONS markers")
         }

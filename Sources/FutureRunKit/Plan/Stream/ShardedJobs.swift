@@ -1,33 +1,37 @@
 import FutureCore
 import FutureProcess
 
-/// `--shard`: the whole list read ahead, grouped by `after=`, and this node's share kept.
-extension JobSource {
-    /// Reads every job, keeps this shard's (see ``ShardPlan``), and says what this node runs.
-    func prepareShard(_ shard: Shard) -> String {
-        let all = state.withLock { state in
-            var jobs: [Job] = []
-            while let job = produce(&state) { jobs.append(job) }
-            return jobs
-        }
-        let (groupOf, groups) = Self.groups(all, timings: selection.timings)
-        let plan = ShardPlan.assign(groups, shards: shard.count, balanced: selection.timings != nil)
+/// `--shard`: the whole stream read ahead, grouped by `after=`, and this node's share kept.
+final class ShardedJobs: JobStream {
+    private let jobs: Locked<FIFO<Job>>
+    /// Said once at the start: which share this node runs.
+    let notice: String
+
+    /// Reads every job of `upstream`, keeps this shard's (see ``ShardPlan``), and says what this
+    /// node runs. Blocks while input is read.
+    init(_ upstream: any JobStream, shard: Shard, timings: ShardTimings?) {
+        var all: [Job] = []
+        while let job = upstream.next() { all.append(job) }
+        let (groupOf, groups) = Self.groups(all, timings: timings)
+        let plan = ShardPlan.assign(groups, shards: shard.count, balanced: timings != nil)
         var mine = FIFO<Job>()
         var count = 0
         for (position, job) in all.enumerated() where plan.shards[groupOf[position]] == shard.index {
             mine.append(job)
             count += 1
         }
-        state.withLock { $0.prepared = mine }
+        jobs = Locked(mine)
         var notice = "shard \(shard.index)/\(shard.count): \(count) of \(all.count) jobs"
         if count == 0 { notice += "; nothing to run here" }
-        if selection.timings != nil {
+        if timings != nil {
             notice +=
                 " (expected \(DurationFormat.format(.seconds(plan.expected[shard.index] ?? 0))); shards "
                 + ShardPlan.describe(plan.expected, shards: shard.count) + ")"
         }
-        return notice
+        self.notice = notice
     }
+
+    func next() -> Job? { jobs.withLock { $0.popFirst() } }
 
     /// The groups jobs joined by `after=`/`after-any=` make (each must run on one shard), and each
     /// job's group. A group is known by its first job's name and expects its jobs' summed times.

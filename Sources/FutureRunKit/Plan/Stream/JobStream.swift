@@ -1,0 +1,46 @@
+import FutureCore
+
+/// Jobs in input order, one stage pulling from the one before. Pulled from one thread (the
+/// scheduler's, or the dry run's).
+protocol JobStream: Sendable {
+    /// The next job, blocking while input is read; `nil` when there are no more.
+    func next() -> Job?
+}
+
+/// A run's jobs, as the scheduler and the printer take them: the ``JobSource`` makes them from the
+/// input; ``NamedJobs`` checks each name and what it waits for; ``ShardedJobs`` keeps this node's
+/// shard; ``ResumedJobs`` leaves out what `--resume` skips.
+final class JobPipeline: JobStream {
+    private let source: JobSource
+    private let head: any JobStream
+    private let resumed: ResumedJobs?
+    /// Said once at the start, with `--shard`: which share this node runs.
+    let shardNotice: String?
+
+    /// Builds the stages `selection` asks for; with `--shard`, reads the whole input now.
+    init(_ source: JobSource, selection: JobSelection) {
+        self.source = source
+        var head: any JobStream = NamedJobs(source)
+        if let shard = selection.shard {
+            let sharded = ShardedJobs(head, shard: shard, timings: selection.timings)
+            shardNotice = sharded.notice
+            head = sharded
+        } else {
+            shardNotice = nil
+        }
+        resumed = selection.resume.map { ResumedJobs(head, log: $0) }
+        self.head = resumed ?? head
+    }
+
+    func next() -> Job? { head.next() }
+
+    /// The named jobs `--resume` skipped since the last call, with how they ended before.
+    func takeSettled() -> [(name: String, status: JobStatus)] { resumed?.takeSettled() ?? [] }
+
+    /// The number of jobs read, once known (at once for command-line forms, at the end of input
+    /// for streamed ones). Any thread.
+    var knownTotal: Int? { source.knownTotal }
+
+    /// A read error on the input, if reading stopped because of one.
+    var readError: Int32? { source.readError }
+}
