@@ -21,6 +21,7 @@ complete -c futurerun -s C -l workdir -l wd -x -a '(__fish_complete_directories)
 complete -c futurerun -l timeout -x -d 'stop a job after TIME (TERM, then KILL)'
 complete -c futurerun -l grace -x -d 'between TERM and KILL (default 5s)'
 complete -c futurerun -l retries -x -d 'give a failed job N attempts in all, as GNU parallel'
+complete -c futurerun -l memfree -x -d 'start a job only while SIZE is free (the cgroup\'s limit too)'
 complete -c futurerun -l fail-fast -d 'at the first failure, start nothing new and stop running jobs'
 complete -c futurerun -l halt -l halt-on-error -x -a 'now soon now,fail=1 soon,fail=1 now,success=1' -d 'GNU parallel\'s --halt'
 complete -c futurerun -l delay -x -d 'wait TIME between job starts'

@@ -124,13 +124,17 @@ public final class CommandPool: Sendable {
     /// this thread.
     public var width: Int {
         get { state.withLock { $0.width } }
-        set {
-            let starts = state.withLock { state in
-                state.width = max(1, newValue)
-                return state.popStartable()
-            }
-            for (queued, seat) in starts { start(queued, seat: seat) }
+        set { setWidth(newValue, allowingNone: false) }
+    }
+
+    /// Sets ``width``, 0 included when `allowingNone` (then nothing starts until it is raised: an
+    /// admission that waits for memory, say).
+    package func setWidth(_ width: Int, allowingNone: Bool) {
+        let starts = state.withLock { state in
+            state.width = max(allowingNone ? 0 : 1, width)
+            return state.popStartable()
         }
+        for (queued, seat) in starts { start(queued, seat: seat) }
     }
 
     /// Commands running now.

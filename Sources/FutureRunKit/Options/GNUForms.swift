@@ -55,7 +55,6 @@ enum GNUForms {
         "--max-chars": "not supported; a command longer than the system takes fails as its own job",
         "--max-line-length-allowed": "not supported",
         "--max-lines": "not supported",
-        "--memfree": "not supported yet",
         "--memsuspend": "not supported yet",
         "--minversion": "not supported",
         "--nice": "run futurerun under nice",

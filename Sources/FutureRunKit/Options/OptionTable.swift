@@ -230,6 +230,23 @@ extension OptionDeclaration {
                 parsed.options.retries = try OptionValue.count(value!, option: "--retries")
             }),
         .init(
+            ["memfree"], value: .text("SIZE"), example: "--memfree 2G", section: .running,
+            help: ["start a job only while SIZE is free (the cgroup's limit too): --memfree 2G"],
+            manual: """
+                Start a job only while at least SIZE of memory is available, as GNU parallel's \
+                `--memfree`: the least of the machine's `MemAvailable` and the headroom of every \
+                memory cgroup futurerun runs in (v1 and v2: the limits of containers and CI jobs \
+                count). A job counts as holding SIZE for its first second, until it has taken its \
+                memory, so a burst of starts cannot overshoot. Below half of SIZE the youngest \
+                running job is stopped (TERM, then KILL after the grace period) and runs again later, \
+                neither a failure nor a retry. SIZE takes GNU parallel's suffixes: `K` `M` `G` `T` \
+                powers of 1024, `k` `m` `g` `t` of 1000; more than there could ever be is refused. \
+                Jobs on this machine only (not with `-S`).
+                """,
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.memoryFree = try OptionValue.byteSize(value!, option: "--memfree")
+            }),
+        .init(
             ["fail-fast"], example: "--fail-fast", section: .running,
             help: ["at the first failure, start nothing new and stop running jobs"],
             manual: "At the first failure start nothing new and stop running jobs.",

@@ -19,6 +19,31 @@ enum OptionValue {
         return duration
     }
 
+    /// A size in bytes as GNU parallel reads it: a number (fractions too) and a suffix, `K` `M` `G`
+    /// `T` `P` (and `Ki` … `Pi`, any case) powers of 1024, `k` `m` `g` `t` `p` powers of 1000.
+    static func byteSize(_ text: String, option: String) throws(UsageError) -> Int {
+        let digits = text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        var suffix = String(text.dropFirst(digits.count))
+        let binary = suffix.count == 2 && suffix.last.map { "iI".contains($0) } == true
+        if binary { suffix.removeLast() }
+        let powers: [Character: Int] = ["K": 1, "M": 2, "G": 3, "T": 4, "P": 5]
+        let factor: Double
+        if suffix.isEmpty {
+            factor = 1
+        } else if suffix.count == 1, let power = powers[Character(suffix.uppercased())] {
+            let base: Double = binary || suffix.first!.isUppercase ? 1024 : 1000
+            factor = (0..<power).reduce(1.0) { value, _ in value * base }
+        } else {
+            factor = 0
+        }
+        guard let number = Double(digits), factor > 0, number * factor >= 1, number * factor < 0x1p62 else {
+            throw .invalidValue(
+                option: option, value: text,
+                expected: "a size such as 450M, 2G or 1.5g (K M G T: powers of 1024; k m g t: of 1000)")
+        }
+        return Int(number * factor)
+    }
+
     static func count(_ text: String, option: String) throws(UsageError) -> Int {
         guard let count = Int(text), count >= 0 else {
             throw .invalidValue(option: option, value: text, expected: "a whole number, 0 or more")

@@ -71,6 +71,8 @@ struct Options: Sendable, Equatable {
     }
     /// `-n N`: up to N arguments per job.
     var maxArguments = 1
+    /// `--memfree SIZE`: start a job only while SIZE bytes are available.
+    var memoryFree: Int?
     /// `--files`: each job's stdout saved in a file, whose name is printed instead.
     var files = false
     /// `--xargs`, `-m`, `-X`: as many arguments per job as a command line holds.

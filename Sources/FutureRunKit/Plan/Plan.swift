@@ -14,14 +14,15 @@ struct Plan {
     private(set) var launch: Launch
 
     enum Launch {
-        case local(width: Int, jobserver: Jobserver?)
+        case local(width: Int, jobserver: Jobserver?, memoryFree: Int?)
         case hosts(HostFleet.Settings)
     }
 
     /// The launcher of ``launch``, posting its notices to `notices`.
     func makeLauncher(notices: Notices) -> any Launcher {
         switch launch {
-        case .local(let width, let jobserver): LocalLauncher(width: width, jobserver: jobserver, notices: notices)
+        case .local(let width, let jobserver, let memoryFree):
+            LocalLauncher(width: width, jobserver: jobserver, memoryFree: memoryFree, notices: notices)
         case .hosts(let settings): HostLauncher(settings, notices: notices)
         }
     }
@@ -73,7 +74,8 @@ struct Plan {
         style = Style(colors: configuration.colors)
         showsProgress = configuration.showsProgress
         streamsLive = configuration.streamsLive
-        launch = .local(width: configuration.width, jobserver: jobserver)
+        launch = .local(width: configuration.width, jobserver: jobserver, memoryFree: options.memoryFree)
+        if let reserve = options.memoryFree { try Self.checkMemoryFree(reserve, hosts: hosts.count) }
 
         var reportOptions = options
         reportOptions.jobLog = configuration.jobLog
@@ -107,6 +109,19 @@ struct Plan {
             throw .invalidValue(option: "--hosts-file", value: file, expected: "a file with a host on a line, as in 4/build1")
         }
         return hosts
+    }
+
+    /// `--memfree SIZE`: on this machine, and no more than there could ever be free.
+    private static func checkMemoryFree(_ reserve: Int, hosts: Int) throws(UsageError) {
+        if hosts > 0 { throw .conflictingOptions("--memfree", "-S/--hosts-file") }
+        guard let readings = MemoryReadings.Source.current().read() else { return }
+        guard reserve <= readings.total else {
+            throw .invalidValue(
+                option: "--memfree", value: ByteCountFormat.format(reserve),
+                expected:
+                    "at most the memory there is (\(ByteCountFormat.format(readings.total)), the machine's or its cgroup's limit)"
+            )
+        }
     }
 
     /// `--ssh` (default `ssh`), its program checked now.

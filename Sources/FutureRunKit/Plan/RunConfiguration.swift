@@ -68,7 +68,10 @@ struct RunConfiguration {
             quiet: options.quiet, verbose: options.verbose, quietSuccess: options.quietSuccess, ci: ci, heartbeat: inCI,
             tailLines: 20)
         // A job whose host drops runs again elsewhere: its output is shown once it is over.
-        streamsLive = options.retries == 0 && hostCount == 0 && !options.quietSuccess && !ci.holdsOutputUntilDone
+        // A job --memfree stops runs again: its output too is shown once it is over.
+        streamsLive =
+            options.retries == 0 && hostCount == 0 && options.memoryFree == nil && !options.quietSuccess
+            && !ci.holdsOutputUntilDone
         jobLog = options.jobLog
         if options.resume != nil { jobLog?.appends = true }
     }

@@ -234,6 +234,7 @@ final class Scheduler: Sendable {
                     counters.running[job.number] = (job.label, run, .now)
                     return counters.halted
                 }
+                launcher.started(run, at: placed.withLock { $0.placement })
                 if stopped, settings.halt.urgency != .soon { run.cancel() }
                 // It may have finished before it was recorded: then it is not running.
                 if run.result.resolved { counters.withLock { _ = $0.running.removeValue(forKey: job.number) } }

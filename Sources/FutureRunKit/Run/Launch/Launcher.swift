@@ -24,6 +24,8 @@ protocol Launcher: Sendable {
     var unavailable: String? { get }
     /// The command an attempt runs in `seat`, built from the `local` one, and where it runs.
     func place(_ local: Command, line: [UInt8], seat: CommandPool.Seat) -> (Command, Placement)
+    /// An attempt has started (a process was spawned), on the thread that started it.
+    func started(_ run: CommandRun, at placement: Placement)
     /// Whether an attempt's end stands, given to `verdict` now or later (on any thread).
     /// `refusals`: how often its spawn was refused before; `stopping`: the run is stopping.
     func judge(
@@ -58,6 +60,8 @@ enum AttemptVerdict: Sendable, Equatable {
 }
 
 extension Launcher {
+    func started(_ run: CommandRun, at placement: Placement) {}
+
     /// The verdict on an attempt whose spawn the system refused for lack of processes or
     /// descriptors (``SpawnRefusal``): fewer at once, said once, and again; `nil` for any other end,
     /// or when it is time to give up.

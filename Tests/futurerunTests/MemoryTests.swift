@@ -1,0 +1,70 @@
+import FutureCore
+import FutureProcess
+import Glibc
+import TestSupport
+import Testing
+
+/// `--memfree` in a real memory cgroup: jobs that hold real memory, futurerun inside the cgroup.
+@Suite(.serialized) struct MemoryAdmissionRuns {
+    /// A child of futurerun's own v1 memory cgroup with `limit` bytes, removed after `body`.
+    private func inCgroup(limit: Int, _ body: (_ directory: String) throws -> Void) throws {
+        let own = try #require(
+            readText("/proc/self/cgroup")?.split(separator: "\n").first { $0.contains(":memory:") }?.split(separator: ":").last,
+            "no v1 memory cgroup (this machine mounts one at /sys/fs/cgroup/memory)")
+        let directory =
+            "/sys/fs/cgroup/memory\(own == "/" ? "" : own)/futurerun-test-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        try #require(mkdir(directory, 0o755) == 0, "cannot make a cgroup (as root): \(String(cString: strerror(errno)))")
+        defer {
+            // Its processes have ended with the run; a moment for the kernel to let go of them.
+            for _ in 0..<100 where rmdir(directory) != 0 { usleep(20000) }
+        }
+        try #require(Command.shell("echo \(limit) > \(directory)/memory.limit_in_bytes").run().value.status == .exited(0))
+        try body(directory)
+    }
+
+    private func oomKills(_ directory: String) -> Int {
+        let text = readText(directory + "/memory.oom_control") ?? ""
+        return text.split(separator: "\n").first { $0.hasPrefix("oom_kill ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+    }
+
+    /// Eight jobs that each hold 400 MiB for a second, each stamping its start and end.
+    private func run(_ options: [String], in directory: String, scratch: Scratch) -> Outcome {
+        let job = """
+            date +%s%N > start.{}; python3 -c 'import time; b = bytearray(400 << 20); time.sleep(1)'; \
+            s=$?; date +%s%N > end.{}; exit $s
+            """
+        return futurerun(
+            ["-q"] + options + ["--each", job, ":::"] + (1...8).map(String.init),
+            shellPrefix: "echo $$ > \(directory)/cgroup.procs; ", directory: scratch.path)
+    }
+
+    @Test func memfreeRunsEveryJobWithoutAnOOMKillWhereJ8AloneGetsThem() throws {
+        try #require(access("/usr/bin/python3", X_OK) == 0, "python3 holds the memory (.ci/run installs it)")
+        try inCgroup(limit: 1 << 30) { directory in
+            let scratch = Scratch()
+            let admitted = run(["-j8", "--memfree", "450M"], in: directory, scratch: scratch)
+            #expect(admitted.status == 0, "\(admitted.err)")
+            #expect(oomKills(directory) == 0)
+            let stamps = (1...8).map { job in
+                (
+                    start: Int(scratch.read("start.\(job)")?.filter(\.isNumber) ?? "") ?? 0,
+                    end: Int(scratch.read("end.\(job)")?.filter(\.isNumber) ?? "") ?? 0
+                )
+            }
+            #expect(stamps.allSatisfy { $0.start > 0 && $0.end > $0.start })
+            let overlap = stamps.map { job in stamps.filter { $0.start < job.start && job.start < $0.end }.count + 1 }.max()
+            #expect(overlap ?? 0 <= 2, "at most two hold their 400 MiB at once: \(overlap ?? 0)")
+
+            let unguarded = run(["-j8"], in: directory, scratch: Scratch())
+            #expect(unguarded.status != 0 && oomKills(directory) > 0, "without --memfree the kernel kills some")
+        }
+    }
+
+    @Test func aSizeNoMachineCouldHaveIsRefused() throws {
+        try inCgroup(limit: 1 << 30) { directory in
+            let run = futurerun(["--memfree", "2G", "true"], shellPrefix: "echo $$ > \(directory)/cgroup.procs; ")
+            #expect(run.status == 255 && run.errLines.count == 1, "\(run.err)")
+            #expect(run.err.contains("--memfree") && run.err.contains("at most the memory there is (1G"), "\(run.err)")
+        }
+    }
+}
