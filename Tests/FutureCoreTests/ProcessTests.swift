@@ -237,11 +237,11 @@ private func groupIsAlive(_ group: Int32) -> Bool {
         #expect(all.enumerated().allSatisfy { $0.element.status == .exited(Int32($0.offset % 3)) })
         #expect(peak.withLock { $0 } == 2)
         // None of these 2000 is left unreaped. (Other tests run concurrently, with children and
-        // descriptors of their own: only ours count as zombies, and a descriptor leak here would
-        // be thousands, so a few are allowed while the neighbours finish.)
+        // descriptors of their own, some for many seconds: only ours count as zombies, and a
+        // descriptor leak here would be thousands, so some dozens are allowed to the neighbours.)
         let ours = Set(all.map(\.processID))
         #expect(eventually { Proc.zombieChildren().allSatisfy { !ours.contains($0) } })
-        #expect(eventually { Proc.descriptorCount() <= descriptorsBefore + 8 })
+        #expect(eventually { Proc.descriptorCount() <= descriptorsBefore + 64 })
     }
 
     @Test func commandsStartedFromManyThreadsAtOnceAllFinishWithAllTheirOutput() {

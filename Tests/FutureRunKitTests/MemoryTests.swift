@@ -66,3 +66,24 @@ import Testing
         #expect(admission.decide(available: 700 << 20, running: 1, claiming: 0, stoppedBefore: true) == .start(1))
     }
 }
+
+/// `--load` and `-j FILE` as values.
+@Suite struct LoadAndJobsFile {
+    @Test func loadIsWhatRunsOrWaitsForTheDiskNow() {
+        let stat = "cpu  1 2 3\nintr 5 6\nprocs_running 3\nprocs_blocked 1\nsoftirq 1\n"
+        #expect(LoadAdmission.busy(stat: stat) == 4)
+        #expect(LoadAdmission.busy(stat: "cpu 1\n") == nil)
+        let load = LoadAdmission(limit: 4)
+        #expect(load.more(busy: 4) == 1, "this reading is one of them")
+        #expect(load.more(busy: 5) == 0 && load.more(busy: 1) == 1)
+    }
+
+    @Test func aJobsValueThatIsNoNumberIsAFile() throws {
+        #expect(try OptionValue.jobs("/proc/cpuinfo", option: "-j") == .file("/proc/cpuinfo"), "an existing file")
+        #expect(try OptionValue.jobs("4", option: "-j") == .count(4))
+        for bad in ["4x", "procs-that-are-not-here"] {
+            #expect(throws: UsageError.self) { try OptionValue.jobs(bad, option: "-j") }
+        }
+        #expect(JobsFile.jobs(" 50%\n") == .percentOfCPUs(50) && JobsFile.jobs("three") == nil)
+    }
+}

@@ -4,8 +4,9 @@ import Glibc
 import TestSupport
 import Testing
 
-/// `--memfree` in a real memory cgroup: jobs that hold real memory, futurerun inside the cgroup.
-@Suite(.serialized) struct MemoryAdmissionRuns {
+/// `--memfree` in a real memory cgroup (jobs that hold real memory, futurerun inside the cgroup),
+/// `--load` and `-j FILE`: admission from outside the run, one test at a time.
+@Suite(.serialized) struct AdmissionRuns {
     /// A child of futurerun's own v1 memory cgroup with `limit` bytes, removed after `body`.
     private func inCgroup(limit: Int, _ body: (_ directory: String) throws -> Void) throws {
         let own = try #require(
@@ -66,5 +67,51 @@ import Testing
             #expect(run.status == 255 && run.errLines.count == 1, "\(run.err)")
             #expect(run.err.contains("--memfree") && run.err.contains("at most the memory there is (1G"), "\(run.err)")
         }
+    }
+
+    // `-j FILE` and `--load` on real processes, told apart by the jobs' recorded stamps (in this
+    // serialized suite: the busy loops below would starve the memory test's jobs).
+
+    private func stamps(_ scratch: Scratch, _ jobs: ClosedRange<Int>) -> [(start: Int, end: Int)] {
+        jobs.map { job in
+            (
+                Int(scratch.read("start.\(job)")?.filter(\.isNumber) ?? "") ?? 0,
+                Int(scratch.read("end.\(job)")?.filter(\.isNumber) ?? "") ?? 0
+            )
+        }
+    }
+
+    @Test func aJobsFileIsReadAgainAsJobsEnd() {
+        let scratch = Scratch()
+        scratch.write("procs", "1\n")
+        // The first job widens the run to 3 while it runs; the rest then run three at a time.
+        let job = "date +%s%N > start.{}; [ {} = 1 ] && echo 3 > procs; sleep 0.4; date +%s%N > end.{}"
+        let run = futurerun(["-q", "-j", "procs", "--each", job, ":::"] + (1...7).map(String.init), directory: scratch.path)
+        #expect(run.status == 0, "\(run.err)")
+        let times = stamps(scratch, 1...7)
+        #expect(times.allSatisfy { $0.start > 0 && $0.end > $0.start })
+        #expect(times.dropFirst().allSatisfy { $0.start >= times[0].end }, "one at a time until the first job ended")
+        let overlap = times.map { job in times.filter { $0.start <= job.start && job.start < $0.end }.count }.max() ?? 0
+        #expect(overlap == 3, "three at a time after: \(overlap)")
+        let missing = futurerun(["-j", "nofile", "true"], directory: scratch.path)
+        #expect(missing.status == 255 && missing.err.contains("invalid value 'nofile' for '-j'"), "\(missing.err)")
+        scratch.write("words", "three\n")
+        let words = futurerun(["-j", "words", "true"], directory: scratch.path)
+        #expect(words.status == 255 && words.err.contains("a file holding a number of jobs"), "\(words.err)")
+    }
+
+    @Test func loadKeepsJobsWaitingWhileTheMachineIsBusy() {
+        let scratch = Scratch()
+        // 16 busy loops for a second: the load is over 12 until they are gone.
+        let burners =
+            "p=; for i in $(seq 16); do (while :; do :; done) & p=\"$p $!\"; done; sleep 1; date +%s%N > calm; kill $p; "
+        let job = "date +%s%N > start.{}"
+        let run = futurerun(
+            ["-q", "--load", "12", "--each", job, ":::", "1", "2"], shellPrefix: "(\(burners)) & sleep 0.3; ",
+            directory: scratch.path, exec: false)
+        #expect(run.status == 0, "\(run.err)")
+        let calm = Int(scratch.read("calm")?.filter(\.isNumber) ?? "") ?? 0
+        let starts = stamps(scratch, 1...2).map(\.start)
+        #expect(calm > 0 && starts.allSatisfy { $0 >= calm }, "started after the busy loops ended: \(starts) vs \(calm)")
     }
 }

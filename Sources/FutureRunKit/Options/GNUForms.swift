@@ -51,7 +51,6 @@ enum GNUForms {
         "--latest-line": "not supported",
         "--limit": "not supported yet",
         "--ll": "not supported",
-        "--load": "not supported yet",
         "--max-chars": "not supported; a command longer than the system takes fails as its own job",
         "--max-line-length-allowed": "not supported",
         "--max-lines": "not supported",

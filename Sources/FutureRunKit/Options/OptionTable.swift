@@ -247,6 +247,21 @@ extension OptionDeclaration {
                 parsed.options.memoryFree = try OptionValue.byteSize(value!, option: "--memfree")
             }),
         .init(
+            ["load"], value: .text("N"), example: "--load 100%", section: .running,
+            help: ["start a job only while fewer than N processes run: --load 100% (one per CPU)"],
+            manual: """
+                Start a job only while fewer than N processes are running or waiting for the disk \
+                right now (`/proc/stat`, not the load average, which trails by a minute), and one at a \
+                time, as GNU parallel's `--load`. N as `-j` takes it: `8`, or `100%` for one per CPU.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                let load = try OptionValue.jobsValue(value!, option: "--load")
+                if load == .count(0) {
+                    throw .invalidValue(option: "--load", value: value!, expected: "at least 1, or a share of the CPUs (100%)")
+                }
+                parsed.options.load = load
+            }),
+        .init(
             ["fail-fast"], example: "--fail-fast", section: .running,
             help: ["at the first failure, start nothing new and stop running jobs"],
             manual: "At the first failure start nothing new and stop running jobs.",

@@ -1,7 +1,17 @@
+import Glibc
+
 /// The parsers of option values: text in, a value or a ``UsageError`` naming what was expected.
 enum OptionValue {
+    /// `-j`'s value, or as GNU parallel decides, an existing file to read it from (`-j FILE`: the
+    /// one option value whose meaning depends on the file system, as there).
     static func jobs(_ text: String, option: String) throws(UsageError) -> Options.Jobs {
-        let expected = "a number of jobs (4), 0 for no limit, or a share of the CPUs (50%)"
+        if let first = text.first, !first.isNumber, access(text.systemPath, F_OK) == 0 { return .file(text) }
+        return try jobsValue(text, option: option)
+    }
+
+    /// `-j`'s value as a number or a share of the CPUs (also what a `-j FILE` holds).
+    static func jobsValue(_ text: String, option: String) throws(UsageError) -> Options.Jobs {
+        let expected = "a number of jobs (4), 0 for no limit, a share of the CPUs (50%), or a file holding one"
         if text.hasSuffix("%") {
             guard let percent = Int(text.dropLast()), percent > 0 else {
                 throw .invalidValue(option: option, value: text, expected: expected)

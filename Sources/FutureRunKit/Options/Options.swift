@@ -7,6 +7,9 @@ struct Options: Sendable, Equatable {
         case count(Int)
         /// This percentage of the usable CPUs (at least 1).
         case percentOfCPUs(Int)
+        /// GNU parallel's `-j FILE`: one of the others, read from FILE at the start and again as
+        /// each job ends (``Plan`` reads it; ``JobsFile``).
+        case file(String)
     }
 
     enum Color: String, CaseIterable, Sendable { case auto, always, never }
@@ -73,6 +76,8 @@ struct Options: Sendable, Equatable {
     var maxArguments = 1
     /// `--memfree SIZE`: start a job only while SIZE bytes are available.
     var memoryFree: Int?
+    /// `--load N`: start a job only while fewer than N processes run (as `-j`: `100%` is the CPUs).
+    var load: Jobs?
     /// `--files`: each job's stdout saved in a file, whose name is printed instead.
     var files = false
     /// `--xargs`, `-m`, `-X`: as many arguments per job as a command line holds.
@@ -157,6 +162,8 @@ extension Options.Jobs {
         case .count(let count): count
         case .percentOfCPUs(let percent):
             max(1, cpus.multipliedReportingOverflow(by: percent).overflow ? Int.max : cpus * percent / 100)
+        // The plan reads the file before anything asks; unread, it is as the default.
+        case .file: cpus
         }
     }
 }

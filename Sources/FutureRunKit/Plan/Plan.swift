@@ -14,15 +14,16 @@ struct Plan {
     private(set) var launch: Launch
 
     enum Launch {
-        case local(width: Int, jobserver: Jobserver?, memoryFree: Int?)
+        case local(width: Int, jobserver: Jobserver?, memoryFree: Int?, load: Int?, jobsFile: JobsFile?)
         case hosts(HostFleet.Settings)
     }
 
     /// The launcher of ``launch``, posting its notices to `notices`.
     func makeLauncher(notices: Notices) -> any Launcher {
         switch launch {
-        case .local(let width, let jobserver, let memoryFree):
-            LocalLauncher(width: width, jobserver: jobserver, memoryFree: memoryFree, notices: notices)
+        case .local(let width, let jobserver, let memoryFree, let load, let jobsFile):
+            LocalLauncher(
+                width: width, jobserver: jobserver, memoryFree: memoryFree, load: load, jobsFile: jobsFile, notices: notices)
         case .hosts(let settings): HostLauncher(settings, notices: notices)
         }
     }
@@ -36,8 +37,11 @@ struct Plan {
     /// Said once at the start: which shard this node runs, `--shard auto` outside CI.
     let startNotices: [String]
 
-    init(options: Options) throws(UsageError) {
-        self.options = options
+    init(options given: Options) throws(UsageError) {
+        options = given
+        var options = given
+        // -j FILE: what the file says now; read again as jobs end.
+        if case .file(let path) = given.jobs { options.jobs = try Self.readJobsFile(path) }
         let facts = SystemFacts.current()
         let environment = facts.environment
         let inputDescriptor = try Self.openInput(options.source)
@@ -67,15 +71,25 @@ struct Plan {
         let reach: RunConfiguration.JobserverReach =
             jobserver != nil
             ? .reached : hosts.isEmpty && Jobserver.isAnnounced(in: environment["MAKEFLAGS"]) ? .unreachable : .none
-        let configuration = RunConfiguration(options: options, facts: facts, hostCount: hosts.count, jobserver: reach)
+        var configuration = RunConfiguration(options: options, facts: facts, hostCount: hosts.count, jobserver: reach)
+        var jobsFile: JobsFile?
+        if case .file(let path) = given.jobs {
+            configuration.scheduler.window = 4096 * 2 + 64
+            jobsFile = JobsFile(path: path, cpus: facts.cpus) { [limit = facts.descriptorLimit] width in
+                RunConfiguration.capByDescriptorLimit(width, requested: .count(0), limit: limit).0
+            }
+        }
         schedulerSettings = configuration.scheduler
         widthNotice = configuration.widthNotice
         reporterSettings = configuration.reporter
         style = Style(colors: configuration.colors)
         showsProgress = configuration.showsProgress
         streamsLive = configuration.streamsLive
-        launch = .local(width: configuration.width, jobserver: jobserver, memoryFree: options.memoryFree)
+        launch = .local(
+            width: configuration.width, jobserver: jobserver, memoryFree: options.memoryFree,
+            load: options.load.map { $0.width(cpus: facts.cpus) }, jobsFile: jobsFile)
         if let reserve = options.memoryFree { try Self.checkMemoryFree(reserve, hosts: hosts.count) }
+        if options.load != nil, !hosts.isEmpty { throw .conflictingOptions("--load", "-S/--hosts-file") }
 
         var reportOptions = options
         reportOptions.jobLog = configuration.jobLog
@@ -109,6 +123,22 @@ struct Plan {
             throw .invalidValue(option: "--hosts-file", value: file, expected: "a file with a host on a line, as in 4/build1")
         }
         return hosts
+    }
+
+    /// `-j FILE`'s value now.
+    private static func readJobsFile(_ path: String) throws(UsageError) -> Options.Jobs {
+        guard let text = TextFile.read(path) else {
+            throw .invalidValue(
+                option: "--jobs", value: path,
+                expected:
+                    "a number of jobs (4), 0, a share of the CPUs (50%), or a file holding one (\(String(cString: strerror(errno))))"
+            )
+        }
+        guard let jobs = JobsFile.jobs(text) else {
+            throw .invalidValue(
+                option: "--jobs", value: path, expected: "a file holding a number of jobs (4), 0 or a share (50%)")
+        }
+        return jobs
     }
 
     /// `--memfree SIZE`: on this machine, and no more than there could ever be free.

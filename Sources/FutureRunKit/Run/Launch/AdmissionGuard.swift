@@ -2,11 +2,12 @@ import Dispatch
 import FutureCore
 import FutureProcess
 
-/// `--memfree` at work, a width provider of the ``LocalLauncher``: it reads the memory at each
-/// start and end (and four times a second while jobs run or wait, for memory others take or give
-/// back), lets the pool start as many jobs as ``MemoryAdmission`` allows, and stops the youngest
-/// job when memory runs out; the launcher then runs that one again, as the same attempt.
-final class MemoryGuard: Sendable {
+/// `--memfree` and `--load` at work, a width provider of the ``LocalLauncher``: it reads the
+/// memory and the load at each start and end (and four times a second while jobs run or wait, for
+/// what others take or give back), lets the pool start as many jobs as ``MemoryAdmission`` and
+/// ``LoadAdmission`` allow, and stops the youngest job when memory runs out; the launcher then runs
+/// that one again, as the same attempt.
+final class AdmissionGuard: Sendable {
     private struct Started {
         let slot: Int
         /// Known once the process is spawned, for stopping it.
@@ -23,17 +24,21 @@ final class MemoryGuard: Sendable {
         var closed = false
     }
 
-    let admission: MemoryAdmission
-    private let source: MemoryReadings.Source
+    /// `--memfree`'s rule and where memory is read.
+    private let memory: (admission: MemoryAdmission, source: MemoryReadings.Source)?
+    private let load: LoadAdmission?
     private let pool: CommandPool
     private let notices: Notices
     /// The width the other providers allow (`-j`, make's jobserver).
     private let allowed: Locked<Int>
     private let state = Locked(State())
 
-    init(_ admission: MemoryAdmission, source: MemoryReadings.Source, pool: CommandPool, notices: Notices, width: Int) {
-        self.admission = admission
-        self.source = source
+    init(
+        memory: (admission: MemoryAdmission, source: MemoryReadings.Source)?, load: LoadAdmission?, pool: CommandPool,
+        notices: Notices, width: Int
+    ) {
+        self.memory = memory
+        self.load = load
         self.pool = pool
         self.notices = notices
         allowed = Locked(width)
@@ -45,38 +50,42 @@ final class MemoryGuard: Sendable {
         update()
     }
 
-    /// Sets the pool's width to what memory allows within the other providers' width. `ending`:
-    /// called as a job ends, before its slot is free. Any thread.
+    /// Sets the pool's width to what memory and load allow within the other providers' width.
+    /// `ending`: called as a job ends, before its slot is free. Any thread.
     func update(ending: Bool = false) {
         let width = allowed.withLock { $0 }
-        guard let readings = source.read() else { return pool.width = width }
         let now = ContinuousClock.now
-        let (claiming, youngest, stoppedBefore) = state.withLock { state in
+        let (claiming, youngest, stoppedBefore, evicted) = state.withLock { state in
             let live = state.running.filter { !state.evicted.contains($0.slot) }
             return (
                 live.filter { now - $0.since < MemoryAdmission.claimTime }.count, live.max { $0.since < $1.since },
-                state.stoppedAny
+                state.stoppedAny, state.evicted.count
             )
         }
-        let running = max(0, pool.running - (ending ? 1 : 0) - state.withLock { $0.evicted.count })
-        switch admission.decide(
-            available: readings.available, running: running, claiming: claiming, stoppedBefore: stoppedBefore)
-        {
-        case .start(let more): pool.setWidth(min(width, running + more), allowingNone: true)
-        case .wait: pool.setWidth(min(width, running), allowingNone: true)
-        case .evictYoungest:
-            pool.setWidth(min(width, running - 1), allowingNone: true)
-            if let youngest, let run = youngest.run {
-                state.withLock { state in
-                    state.evicted.insert(youngest.slot)
-                    state.stoppedAny = true
+        let running = max(0, pool.running - (ending ? 1 : 0) - evicted)
+        var more = Int.max
+        if let load, let busy = LoadAdmission.read() { more = load.more(busy: busy) }
+        if let (admission, source) = memory, let readings = source.read() {
+            switch admission.decide(
+                available: readings.available, running: running, claiming: claiming, stoppedBefore: stoppedBefore)
+            {
+            case .start(let fit): more = min(more, fit)
+            case .wait: more = 0
+            case .evictYoungest:
+                more = -1
+                if let youngest, let run = youngest.run {
+                    state.withLock { state in
+                        state.evicted.insert(youngest.slot)
+                        state.stoppedAny = true
+                    }
+                    notices.post(
+                        "memory is low (\(ByteCountFormat.format(readings.available)) available, --memfree "
+                            + "\(ByteCountFormat.format(admission.reserve))): stopping the youngest job, which runs again later")
+                    run.cancel()
                 }
-                notices.post(
-                    "memory is low (\(ByteCountFormat.format(readings.available)) available, --memfree "
-                        + "\(ByteCountFormat.format(admission.reserve))): stopping the youngest job, which runs again later")
-                run.cancel()
             }
         }
+        pool.setWidth(min(width, running + more), allowingNone: true)
         scheduleTick()
     }
 
