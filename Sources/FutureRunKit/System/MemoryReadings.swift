@@ -24,16 +24,16 @@ struct MemoryReadings: Equatable {
     /// The most memory there could ever be: the machine's, or the tightest limit above.
     var total: Int { levels.compactMap(\.limit).reduce(machineTotal, min) }
 
-    /// `MemAvailable` and `MemTotal` of `/proc/meminfo`'s text, in bytes.
+    /// `MemAvailable` and `MemTotal` of `/proc/meminfo`'s text, in bytes (the other lines are not
+    /// parsed: this is read at every job's end).
     static func meminfo(_ text: String) -> (available: Int, total: Int)? {
-        var values: [Substring: Int] = [:]
-        for line in text.split(separator: "\n") {
-            let words = line.split(separator: " ")
-            guard words.count >= 2, let kilobytes = Int(words[1]) else { continue }
-            values[words[0].dropLast()] = kilobytes * 1024
+        func kilobytes(_ key: String) -> Int? {
+            guard let found = text.utf8.firstRange(of: key.utf8) else { return nil }
+            let digits = text.utf8[found.upperBound...].drop { $0 == 0x20 }.prefix { (0x30...0x39).contains($0) }
+            return Int(Substring(digits))
         }
-        guard let available = values["MemAvailable"], let total = values["MemTotal"] else { return nil }
-        return (available, total)
+        guard let available = kilobytes("MemAvailable:"), let total = kilobytes("MemTotal:") else { return nil }
+        return (available * 1024, total * 1024)
     }
 
     /// The directories of futurerun's memory cgroup, its own first, then each parent up to the
@@ -75,21 +75,35 @@ struct MemoryReadings: Equatable {
         return []
     }
 
+    /// A level's two files, by cgroup version: what it uses and its limit.
+    static func fileNames(version: Int) -> (usage: String, limit: String) {
+        version == 2 ? ("memory.current", "memory.max") : ("memory.usage_in_bytes", "memory.limit_in_bytes")
+    }
+
     /// One level from its directory's files: `read(name)` is a file's text, `nil` if missing.
     static func level(version: Int, read: (String) -> String?) -> Level? {
         func number(_ name: String) -> Int? { read(name).flatMap { Int($0.filter { !$0.isWhitespace }) } }
-        if version == 2 {
-            guard let usage = number("memory.current") else { return nil }
-            // "max", or a limit this large, is none.
-            return Level(limit: number("memory.max").flatMap { $0 < 1 << 60 ? $0 : nil }, usage: usage)
-        }
-        guard let usage = number("memory.usage_in_bytes") else { return nil }
-        return Level(limit: number("memory.limit_in_bytes").flatMap { $0 < 1 << 60 ? $0 : nil }, usage: usage)
+        let names = fileNames(version: version)
+        guard let usage = number(names.usage) else { return nil }
+        // "max", or a limit this large, is none.
+        return Level(limit: number(names.limit).flatMap { $0 < 1 << 60 ? $0 : nil }, usage: usage)
     }
 
-    /// Where futurerun's readings come from: its cgroup's directories, found once.
-    struct Source: Sendable {
-        let directories: [(path: String, version: Int)]
+    /// Where futurerun's readings come from: `/proc/meminfo` and its cgroups' files, found and
+    /// opened once, read again at each reading (``ProcFile``).
+    final class Source: Sendable {
+        private let meminfo: ProcFile?
+        /// Each level's version and open files, by name.
+        private let levels: [(version: Int, files: [String: ProcFile])]
+
+        init(directories: [(path: String, version: Int)]) {
+            meminfo = ProcFile("/proc/meminfo")
+            levels = directories.map { directory, version in
+                let names = MemoryReadings.fileNames(version: version)
+                let files = [names.usage, names.limit].compactMap { name in ProcFile(directory + "/" + name).map { (name, $0) } }
+                return (version, Dictionary(uniqueKeysWithValues: files))
+            }
+        }
 
         /// This process's cgroups, from `/proc/self`.
         static func current() -> Source {
@@ -98,12 +112,12 @@ struct MemoryReadings: Equatable {
                     cgroup: TextFile.read("/proc/self/cgroup") ?? "", mountinfo: TextFile.read("/proc/self/mountinfo") ?? ""))
         }
 
-        /// Now: `/proc/meminfo` and each level's two files; `nil` where `/proc/meminfo` cannot be read.
+        /// Now; `nil` where `/proc/meminfo` cannot be read. Never blocks for long: a few `pread`s.
         func read() -> MemoryReadings? {
-            guard let (available, total) = TextFile.read("/proc/meminfo").flatMap(meminfo) else { return nil }
+            guard let (available, total) = meminfo?.read().flatMap(MemoryReadings.meminfo) else { return nil }
             var readings = MemoryReadings(machineAvailable: available, machineTotal: total)
-            for (directory, version) in directories {
-                if let level = level(version: version, read: { TextFile.read(directory + "/" + $0) }) {
+            for (version, files) in levels {
+                if let level = MemoryReadings.level(version: version, read: { files[$0]?.read() }) {
                     readings.levels.append(level)
                 }
             }

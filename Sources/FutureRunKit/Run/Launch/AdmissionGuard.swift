@@ -20,13 +20,15 @@ final class AdmissionGuard: Sendable {
         /// Slots whose job the guard stopped.
         var evicted: Set<Int> = []
         var stoppedAny = false
+        /// The last memory reading: a start is counted against it (its claim) without reading again.
+        var lastReadings: MemoryReadings?
         var ticking = false
         var closed = false
     }
 
     /// `--memfree`'s rule and where memory is read.
     private let memory: (admission: MemoryAdmission, source: MemoryReadings.Source)?
-    private let load: LoadAdmission?
+    private let load: (admission: LoadAdmission, stat: ProcFile)?
     private let pool: CommandPool
     private let notices: Notices
     /// The width the other providers allow (`-j`, make's jobserver).
@@ -38,7 +40,7 @@ final class AdmissionGuard: Sendable {
         notices: Notices, width: Int
     ) {
         self.memory = memory
-        self.load = load
+        self.load = load.flatMap { admission in ProcFile("/proc/stat").map { (admission, $0) } }
         self.pool = pool
         self.notices = notices
         allowed = Locked(width)
@@ -51,8 +53,9 @@ final class AdmissionGuard: Sendable {
     }
 
     /// Sets the pool's width to what memory and load allow within the other providers' width.
-    /// `ending`: called as a job ends, before its slot is free. Any thread.
-    func update(ending: Bool = false) {
+    /// `ending`: called as a job ends, before its slot is free. `fresh`: reads the memory again
+    /// (else a start is counted against the last reading). Any thread.
+    func update(ending: Bool = false, fresh: Bool = true) {
         let width = allowed.withLock { $0 }
         let now = ContinuousClock.now
         let (claiming, youngest, stoppedBefore, evicted) = state.withLock { state in
@@ -64,8 +67,10 @@ final class AdmissionGuard: Sendable {
         }
         let running = max(0, pool.running - (ending ? 1 : 0) - evicted)
         var more = Int.max
-        if let load, let busy = LoadAdmission.read() { more = load.more(busy: busy) }
-        if let (admission, source) = memory, let readings = source.read() {
+        if let load, let busy = load.stat.read().flatMap(LoadAdmission.busy(stat:)) { more = load.admission.more(busy: busy) }
+        let last = state.withLock { $0.lastReadings }
+        if let (admission, source) = memory, let readings = fresh || last == nil ? source.read() : last {
+            state.withLock { $0.lastReadings = readings }
             switch admission.decide(
                 available: readings.available, running: running, claiming: claiming, stoppedBefore: stoppedBefore)
             {

@@ -52,7 +52,8 @@ final class LocalLauncher: Launcher {
 
     func queued() {
         jobserver?.nudge()
-        admission?.update()
+        // A start is counted against the last reading: one reading a job, at its end.
+        admission?.update(fresh: false)
     }
 
     var unavailable: String? { nil }

@@ -21,7 +21,4 @@ struct LoadAdmission: Equatable {
         guard let running, let blocked else { return nil }
         return running + blocked
     }
-
-    /// Processes running or waiting for the disk now. Blocks on `/proc`.
-    static func read() -> Int? { TextFile.read("/proc/stat").flatMap(busy(stat:)) }
 }
