@@ -97,7 +97,7 @@ private struct Run {
         let source = JobPipeline(try JobSource(options: options, input: nil), selection: JobSelection())
         launcher = FakeLauncher(width: width)
         let settings = Scheduler.Settings(
-            width: width, shell: "/bin/sh", timeout: nil, grace: .seconds(1), retries: retries, halt: halt, delay: nil,
+            shell: "/bin/sh", timeout: nil, grace: .seconds(1), retries: retries, halt: halt, delay: nil,
             workingDirectory: nil, window: window)
         scheduler = Scheduler(settings: settings, source: source, launcher: launcher, notices: Notices())
         scheduler.start()

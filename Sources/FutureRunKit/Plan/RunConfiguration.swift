@@ -51,7 +51,7 @@ struct RunConfiguration {
             runningLimit = .max
         }
         scheduler = Scheduler.Settings(
-            width: width, shell: options.shell, timeout: options.timeout, grace: options.grace, retries: options.retries,
+            shell: options.shell, timeout: options.timeout, grace: options.grace, retries: options.retries,
             halt: options.halt, delay: options.delay, workingDirectory: options.workingDirectory,
             window: (hostCount == 0 ? min(width, 4096) : 4096) * 2 + 64)
 

@@ -13,8 +13,9 @@ import Glibc
 /// At most ``window`` jobs are between the scheduler and the printer at once: that bounds memory
 /// however long the input, and how far later jobs may run ahead of the oldest unprinted one.
 final class Scheduler: Sendable {
+    /// How each job's command is made and how its attempts are judged; how many run at once is
+    /// the launcher's.
     struct Settings: Sendable {
-        var width: Int
         var shell: String
         var timeout: Duration?
         var grace: Duration
