@@ -69,6 +69,14 @@ private func compare(_ rendered: String, with name: String, filePath: String = #
         try compare(Self.outcomes.map { JSONLinesFormat.object($0.outcome) + "\n" }.joined(), with: "jobs.jsonl")
     }
 
+    @Test func aRequeuedJobSaysHowOftenInJSONAndItsStatusLine() {
+        var outcome = Self.outcomes[0].outcome
+        #expect(!JSONLinesFormat.object(outcome).contains("requeued"), "only when it was")
+        outcome.requeued = 2
+        #expect(JSONLinesFormat.object(outcome).hasSuffix(",\"requeued\":2}"))
+        #expect(StatusLine.format(outcome, total: 5, style: Style(colors: false), width: 200).contains("requeued 2 times"))
+    }
+
     @Test func junit() throws {
         try compare(JUnitFormat.document(Self.outcomes), with: "junit.xml")
     }

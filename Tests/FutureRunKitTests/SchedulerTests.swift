@@ -225,6 +225,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
         #expect(run.launcher.started == [1, 1] && run.status(1) == nil)
         run.launcher.end(1)
         #expect(run.status(1) == .succeeded && run.outcome(1)?.attempts == 1, "not another attempt")
+        #expect(run.outcome(1)?.requeued == 1)
     }
 
     @Test func theWindowBoundsHowFarTheSchedulerRunsAhead() throws {

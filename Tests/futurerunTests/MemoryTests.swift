@@ -43,8 +43,12 @@ import Testing
         try #require(access("/usr/bin/python3", X_OK) == 0, "python3 holds the memory (.ci/run installs it)")
         try inCgroup(limit: 1 << 30) { directory in
             let scratch = Scratch()
-            let admitted = run(["-j8", "--memfree", "450M"], in: directory, scratch: scratch)
+            let admitted = run(["-j8", "--memfree", "450M", "--json", "jobs.json"], in: directory, scratch: scratch)
             #expect(admitted.status == 0, "\(admitted.err)")
+            // Every job once in the report: one stopped and run again (when two started at once and
+            // did not fit beside half of 450M) is one record, which says `"requeued"`.
+            let records = scratch.read("jobs.json")?.split(separator: "\n") ?? []
+            #expect(records.count == 8 && records.allSatisfy { $0.contains("\"status\":\"ok\"") }, "\(records)")
             #expect(oomKills(directory) == 0)
             let stamps = (1...8).map { job in
                 (

@@ -61,17 +61,20 @@ struct JobOutcome: Sendable {
     var host: String?
     /// The attempts before the last (with `--retries`), oldest first.
     var earlierAttempts: [AttemptRecord] = []
+    /// How often an attempt was stopped and queued again, not counted as an attempt: by
+    /// `--memfree`, or because its host was lost.
+    var requeued = 0
 }
 
 extension JobOutcome {
     /// The outcome of a job whose last attempt ran at `placement` (`nil`: it never ran).
     init(
         job: Job, status: JobStatus, result: CommandResult, attempts: Int, commandLine: [UInt8], placement: Placement?,
-        earlierAttempts: [AttemptRecord]
+        earlierAttempts: [AttemptRecord], requeued: Int
     ) {
         self.init(
             job: job, status: status, result: result, attempts: attempts, commandLine: commandLine,
-            slot: placement?.seat.slot ?? 0, host: placement?.machine, earlierAttempts: earlierAttempts)
+            slot: placement?.seat.slot ?? 0, host: placement?.machine, earlierAttempts: earlierAttempts, requeued: requeued)
     }
 }
 
@@ -110,6 +113,8 @@ final class JobTicket: Sendable {
     let outcomePromise = Promise<JobOutcome, Never>()
     /// Attempts that ended and were retried.
     let earlierAttempts = Locked<[AttemptRecord]>([])
+    /// Attempts stopped and queued again as the same attempt (``AttemptVerdict/lost``).
+    let requeued = Locked(0)
 
     init(job: Job) { self.job = job }
 

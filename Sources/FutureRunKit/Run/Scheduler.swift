@@ -215,7 +215,9 @@ final class Scheduler: Sendable {
                     switch verdict {
                     case .stands:
                         ended(ticket, attempt: attempt, result: result, line: line, placement: placement, stopped: stopped)
-                    case .lost: launch(ticket, attempt: attempt)
+                    case .lost:
+                        ticket.requeued.withLock { $0 += 1 }
+                        launch(ticket, attempt: attempt)
                     case .refused(let delay?):
                         DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
                             launch(ticket, attempt: attempt, refusals: refusals + 1)
@@ -283,7 +285,7 @@ final class Scheduler: Sendable {
         graph.ended(ticket.job, status)
         let outcome = JobOutcome(
             job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line, placement: placement,
-            earlierAttempts: ticket.earlierAttempts.withLock { $0 })
+            earlierAttempts: ticket.earlierAttempts.withLock { $0 }, requeued: ticket.requeued.withLock { $0 })
         launcher.afterThisTurn { ticket.outcomePromise.succeed(outcome) }
         return outcome
     }

@@ -37,6 +37,7 @@ enum JSONLinesFormat {
                 ("stdout_bytes", "\(result.stdout.count)"),
                 ("stderr_bytes", "\(result.stderr.count)"),
             ] + (outcome.host.map { [("host", JSONText.string($0))] } ?? []) + skipReason(outcome.status)
+            + (outcome.requeued > 0 ? [("requeued", "\(outcome.requeued)")] : [])
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
