@@ -375,3 +375,17 @@ enum ProcessScheduling {
         return line.flatMap { Int($0.split(separator: " ").last ?? "") }
     }
 }
+
+@Suite struct ProcessSuspension {
+    @Test func aStoppedGroupMakesNoProgressUntilContinued() {
+        let run = ProcessEngine.shared.start(Command(["/bin/sh", "-c", "sleep 0.2; echo done"]))
+        run.signal(SIGSTOP)
+        // Stopped, its `sleep 0.2` cannot end: well past it, the command is still running.
+        OSThread.sleep(until: .now + .milliseconds(600))
+        #expect(!run.result.resolved, "stopped: no progress")
+        run.signal(SIGCONT)
+        let result = run.result.value
+        #expect(result.status == .exited(0) && String(decoding: result.stdout.bytes(), as: UTF8.self) == "done\n")
+        run.signal(SIGSTOP)  // after its end: a no-op, never a reused group's
+    }
+}

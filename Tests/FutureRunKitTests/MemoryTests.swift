@@ -87,3 +87,19 @@ import Testing
         #expect(JobsFile.jobs(" 50%\n") == .percentOfCPUs(50) && JobsFile.jobs("three") == nil)
     }
 }
+
+/// `--memsuspend`'s decisions as values.
+@Suite struct Suspension {
+    @Test func jobsAreSuspendedBelowTwiceTheSizeAndResumedAbove() {
+        let rule = MemorySuspension(reserve: 250 << 20)
+        #expect(rule.decide(available: 600 << 20, active: 3, suspended: 0) == .hold)
+        #expect(rule.decide(available: 400 << 20, active: 3, suspended: 0) == .suspend(1), "the youngest, one a reading")
+        #expect(rule.decide(available: 200 << 20, active: 3, suspended: 0) == .suspend(2), "all but the oldest")
+        #expect(rule.decide(available: 200 << 20, active: 1, suspended: 2) == .hold, "one runs on")
+        #expect(rule.decide(available: 200 << 20, active: 0, suspended: 2) == .resumeOldest, "one always runs")
+        #expect(rule.decide(available: 600 << 20, active: 1, suspended: 2) == .resumeOldest)
+        #expect(rule.more(available: 1000 << 20, claiming: 0, suspended: 0) == 3)
+        #expect(rule.more(available: 1000 << 20, claiming: 2, suspended: 0) == 1)
+        #expect(rule.more(available: 1000 << 20, claiming: 0, suspended: 1) == 0, "nothing starts while one is suspended")
+    }
+}

@@ -65,6 +65,23 @@ import Testing
         }
     }
 
+    @Test func memsuspendSuspendsGrowingJobsInsteadOfLettingTheKernelKillThem() throws {
+        try #require(access("/usr/bin/python3", X_OK) == 0, "python3 holds the memory (.ci/run installs it)")
+        try inCgroup(limit: 1 << 30) { directory in
+            let scratch = Scratch()
+            // Three jobs start at once and each grows to 360 MiB: 1080 MiB would not fit in 1 GiB.
+            let grow =
+                "python3 -c 'import time; b = []; [b.append(bytearray(20 << 20)) or time.sleep(0.1) for i in range(18)]; time.sleep(0.3)'"
+            let run = futurerun(
+                ["-q", "-j3", "--memsuspend", "250M", "--json", "jobs.json", "--each", grow, ":::", "1", "2", "3"],
+                shellPrefix: "echo $$ > \(directory)/cgroup.procs; ", directory: scratch.path)
+            #expect(run.status == 0, "\(run.err)")
+            #expect(oomKills(directory) == 0)
+            let records = scratch.read("jobs.json")?.split(separator: "\n") ?? []
+            #expect(records.count == 3 && records.contains { $0.contains("\"suspended\":") }, "\(records)")
+        }
+    }
+
     @Test func aSizeNoMachineCouldHaveIsRefused() throws {
         try inCgroup(limit: 1 << 30) { directory in
             let run = futurerun(["--memfree", "2G", "true"], shellPrefix: "echo $$ > \(directory)/cgroup.procs; ")

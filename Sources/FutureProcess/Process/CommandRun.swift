@@ -10,9 +10,27 @@ public struct CommandRun: Sendable {
     /// Whether a process was spawned (false: withdrawn or stopped before its turn, or it failed to
     /// start).
     public let spawned: Bool
+    /// Sends a signal to the command's process group, on the engine's thread, if it still runs.
+    private let signaller: (@Sendable (Int32) -> Void)?
+
+    init(
+        stdout: CapturedOutput, stderr: CapturedOutput, result: Future<CommandResult>, spawned: Bool,
+        signaller: (@Sendable (Int32) -> Void)? = nil
+    ) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.result = result
+        self.spawned = spawned
+        self.signaller = signaller
+    }
 
     /// Stops the command: TERM to its process group, KILL after its grace period. Never blocks.
     public func cancel() { result.cancel() }
+
+    /// Sends `signal` to the command's whole process group (`SIGSTOP` and `SIGCONT` to suspend and
+    /// resume it), on the engine's thread and only while it runs: never to a group whose id was
+    /// reused. Never blocks.
+    public func signal(_ signal: Int32) { signaller?(signal) }
 
     /// A run whose result is `result`, with no output: a test's stand-in for a process.
     package static func standIn(result: Future<CommandResult>) -> CommandRun {

@@ -26,6 +26,8 @@ public final class ProcessEngine: Sendable {
 
     private enum Message {
         case cancel(UInt64)
+        /// Send a signal to one child's group, if it still runs.
+        case signal(UInt64, Int32)
         case deadline
         /// Send a signal to every running child's group, then complete the promise.
         case signalAll(Int32, Promise<Void, Never>)
@@ -122,13 +124,15 @@ public final class ProcessEngine: Sendable {
             child.promise.succeed(child.result(failedToStart: spawnError))
             return CommandRun(stdout: child.stdout, stderr: child.stderr, result: child.promise.future, spawned: false)
         }
-        let run = CommandRun(stdout: child.stdout, stderr: child.stderr, result: child.promise.future, spawned: true)
+        let id = child.id
+        let run = CommandRun(
+            stdout: child.stdout, stderr: child.stderr, result: child.promise.future, spawned: true,
+            signaller: { [self] signal in post(.signal(id, signal)) })
         child.exitDescriptor = exitWatcher.exitDescriptor(for: child.pid) ?? -1
         // Published and watched under one lock: a one-shot event of a child the loop cannot find
         // yet would be lost, and the loop finds it only once all of its descriptors are watched
         // (an event of one, handled before the next is watched, could end the child and free that
         // descriptor's number for another pipe). After publishing only the loop touches the child.
-        let id = child.id
         let (exit, stdout, stderr) = (child.exitDescriptor, child.stdoutDescriptor, child.stderrDescriptor)
         let hasExitDescriptor = exit >= 0
         if hasExitDescriptor { child.setArmed(.exit, true) }
@@ -277,6 +281,9 @@ public final class ProcessEngine: Sendable {
                 guard let child = processes.withLock({ $0[id] }), !child.hasExited, !child.cancelled else { continue }
                 child.cancelled = true
                 stop(child)
+            case .signal(let id, let signal):
+                guard let child = processes.withLock({ $0[id] }), !child.hasExited else { continue }
+                child.signalGroup(signal)
             case .signalAll(let signal, let promise):
                 for child in processes.withLock({ Array($0.values) }) where !child.hasExited { child.signalGroup(signal) }
                 promise.succeed(())

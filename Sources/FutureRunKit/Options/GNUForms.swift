@@ -54,7 +54,6 @@ enum GNUForms {
         "--max-chars": "not supported; a command longer than the system takes fails as its own job",
         "--max-line-length-allowed": "not supported",
         "--max-lines": "not supported",
-        "--memsuspend": "not supported yet",
         "--minversion": "not supported",
         "--nice": "run futurerun under nice",
         "--no-keep-order": "not supported: futurerun always prints in input order (--line-buffer or -u print as jobs write)",

@@ -247,6 +247,20 @@ extension OptionDeclaration {
                 parsed.options.memoryFree = try OptionValue.byteSize(value!, option: "--memfree")
             }),
         .init(
+            ["memsuspend"], value: .text("SIZE"), example: "--memsuspend 2G", section: .running,
+            help: ["suspend jobs while less than 2 x SIZE is free, resume them after: --memsuspend 2G"],
+            manual: """
+                Suspend jobs (SIGSTOP to each job's processes) while less than twice SIZE of memory is \
+                available, the youngest first and one at a time; below SIZE all but the oldest at once. \
+                They resume, the oldest first, once twice SIZE is available again; while any is \
+                suspended, nothing new starts. As GNU parallel's `--memsuspend`, with memory read as \
+                for `--memfree` (the cgroup's limit too). A suspended job keeps its memory; the time it \
+                was suspended is in its status line and `--json` record.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.memorySuspend = try OptionValue.byteSize(value!, option: "--memsuspend")
+            }),
+        .init(
             ["load"], value: .text("N"), example: "--load 100%", section: .running,
             help: ["start a job only while fewer than N processes run: --load 100% (one per CPU)"],
             manual: """

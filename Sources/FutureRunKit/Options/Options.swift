@@ -76,6 +76,8 @@ struct Options: Sendable, Equatable {
     var maxArguments = 1
     /// `--memfree SIZE`: start a job only while SIZE bytes are available.
     var memoryFree: Int?
+    /// `--memsuspend SIZE`: suspend jobs while less than 2 × SIZE bytes are available.
+    var memorySuspend: Int?
     /// `--load N`: start a job only while fewer than N processes run (as `-j`: `100%` is the CPUs).
     var load: Jobs?
     /// `--files`: each job's stdout saved in a file, whose name is printed instead.

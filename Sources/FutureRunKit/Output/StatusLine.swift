@@ -27,6 +27,7 @@ enum StatusLine {
             ? "  after \(outcome.attempts) attempts"
             : ""
                 + (outcome.requeued == 0 ? "" : "  requeued \(outcome.requeued == 1 ? "once" : "\(outcome.requeued) times")")
+                + (outcome.suspended == .zero ? "" : "  suspended \(DurationFormat.format(outcome.suspended))")
         switch outcome.status {
         case .succeeded:
             return "\(style.green("ok  ")) \(position) \(label)  \(time)\(attempts)"

@@ -14,16 +14,15 @@ struct Plan {
     private(set) var launch: Launch
 
     enum Launch {
-        case local(width: Int, jobserver: Jobserver?, memoryFree: Int?, load: Int?, jobsFile: JobsFile?)
+        case local(width: Int, jobserver: Jobserver?, admission: AdmissionGuard.Rules?, jobsFile: JobsFile?)
         case hosts(HostFleet.Settings)
     }
 
     /// The launcher of ``launch``, posting its notices to `notices`.
     func makeLauncher(notices: Notices) -> any Launcher {
         switch launch {
-        case .local(let width, let jobserver, let memoryFree, let load, let jobsFile):
-            LocalLauncher(
-                width: width, jobserver: jobserver, memoryFree: memoryFree, load: load, jobsFile: jobsFile, notices: notices)
+        case .local(let width, let jobserver, let admission, let jobsFile):
+            LocalLauncher(width: width, jobserver: jobserver, admission: admission, jobsFile: jobsFile, notices: notices)
         case .hosts(let settings): HostLauncher(settings, notices: notices)
         }
     }
@@ -86,9 +85,11 @@ struct Plan {
         showsProgress = configuration.showsProgress
         streamsLive = configuration.streamsLive
         launch = .local(
-            width: configuration.width, jobserver: jobserver, memoryFree: options.memoryFree,
-            load: options.load.map { $0.width(cpus: facts.cpus) }, jobsFile: jobsFile)
-        if let reserve = options.memoryFree { try Self.checkMemoryFree(reserve, hosts: hosts.count) }
+            width: configuration.width, jobserver: jobserver, admission: Self.admission(options, cpus: facts.cpus),
+            jobsFile: jobsFile)
+        for (option, reserve) in [("--memfree", options.memoryFree), ("--memsuspend", options.memorySuspend)] {
+            if let reserve { try Self.checkMemorySize(reserve, option: option, hosts: hosts.count) }
+        }
         if options.load != nil, !hosts.isEmpty { throw .conflictingOptions("--load", "-S/--hosts-file") }
 
         var reportOptions = options
@@ -141,13 +142,22 @@ struct Plan {
         return jobs
     }
 
-    /// `--memfree SIZE`: on this machine, and no more than there could ever be free.
-    private static func checkMemoryFree(_ reserve: Int, hosts: Int) throws(UsageError) {
-        if hosts > 0 { throw .conflictingOptions("--memfree", "-S/--hosts-file") }
+    /// `--memfree`'s, `--memsuspend`'s and `--load`'s rules, if any is given.
+    private static func admission(_ options: Options, cpus: Int) -> AdmissionGuard.Rules? {
+        let rules = AdmissionGuard.Rules(
+            memoryFree: options.memoryFree.map(MemoryAdmission.init),
+            suspension: options.memorySuspend.map(MemorySuspension.init),
+            load: options.load.map { LoadAdmission(limit: $0.width(cpus: cpus)) })
+        return rules.memoryFree == nil && rules.suspension == nil && rules.load == nil ? nil : rules
+    }
+
+    /// `--memfree SIZE` and `--memsuspend SIZE`: on this machine, and no more than there could ever be.
+    private static func checkMemorySize(_ reserve: Int, option: String, hosts: Int) throws(UsageError) {
+        if hosts > 0 { throw .conflictingOptions(option, "-S/--hosts-file") }
         guard let readings = MemoryReadings.Source.current().read() else { return }
         guard reserve <= readings.total else {
             throw .invalidValue(
-                option: "--memfree", value: ByteCountFormat.format(reserve),
+                option: option, value: ByteCountFormat.format(reserve),
                 expected:
                     "at most the memory there is (\(ByteCountFormat.format(readings.total)), the machine's or its cgroup's limit)"
             )

@@ -64,17 +64,20 @@ struct JobOutcome: Sendable {
     /// How often an attempt was stopped and queued again, not counted as an attempt: by
     /// `--memfree`, or because its host was lost.
     var requeued = 0
+    /// How long the last attempt was suspended (`--memsuspend`).
+    var suspended: Duration = .zero
 }
 
 extension JobOutcome {
     /// The outcome of a job whose last attempt ran at `placement` (`nil`: it never ran).
     init(
         job: Job, status: JobStatus, result: CommandResult, attempts: Int, commandLine: [UInt8], placement: Placement?,
-        earlierAttempts: [AttemptRecord], requeued: Int
+        earlierAttempts: [AttemptRecord], requeued: Int, suspended: Duration
     ) {
         self.init(
             job: job, status: status, result: result, attempts: attempts, commandLine: commandLine,
-            slot: placement?.seat.slot ?? 0, host: placement?.machine, earlierAttempts: earlierAttempts, requeued: requeued)
+            slot: placement?.seat.slot ?? 0, host: placement?.machine, earlierAttempts: earlierAttempts, requeued: requeued,
+            suspended: suspended)
     }
 }
 

@@ -285,7 +285,8 @@ final class Scheduler: Sendable {
         graph.ended(ticket.job, status)
         let outcome = JobOutcome(
             job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line, placement: placement,
-            earlierAttempts: ticket.earlierAttempts.withLock { $0 }, requeued: ticket.requeued.withLock { $0 })
+            earlierAttempts: ticket.earlierAttempts.withLock { $0 }, requeued: ticket.requeued.withLock { $0 },
+            suspended: placement.map(launcher.suspendedTime) ?? .zero)
         launcher.afterThisTurn { ticket.outcomePromise.succeed(outcome) }
         return outcome
     }

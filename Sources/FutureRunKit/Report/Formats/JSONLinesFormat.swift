@@ -38,6 +38,7 @@ enum JSONLinesFormat {
                 ("stderr_bytes", "\(result.stderr.count)"),
             ] + (outcome.host.map { [("host", JSONText.string($0))] } ?? []) + skipReason(outcome.status)
             + (outcome.requeued > 0 ? [("requeued", "\(outcome.requeued)")] : [])
+            + (outcome.suspended > .zero ? [("suspended", String(format3: outcome.suspended.seconds))] : [])
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 

@@ -1,16 +1,25 @@
 import Dispatch
 import FutureCore
 import FutureProcess
+import Glibc
 
-/// `--memfree` and `--load` at work, a width provider of the ``LocalLauncher``: it reads the
-/// memory and the load at each start and end (and four times a second while jobs run or wait, for
-/// what others take or give back), lets the pool start as many jobs as ``MemoryAdmission`` and
-/// ``LoadAdmission`` allow, and stops the youngest job when memory runs out; the launcher then runs
-/// that one again, as the same attempt.
+/// `--memfree`, `--memsuspend` and `--load` at work, a width provider of the ``LocalLauncher``:
+/// it reads the memory and the load at each start and end (and four times a second while jobs run
+/// or wait, for what others take or give back) and lets the pool start as many jobs as
+/// ``MemoryAdmission``, ``MemorySuspension`` and ``LoadAdmission`` allow. It stops the youngest job
+/// when memory runs out under `--memfree` (the launcher runs it again, as the same attempt), and
+/// suspends and resumes jobs under `--memsuspend`.
 final class AdmissionGuard: Sendable {
+    /// The rules given.
+    struct Rules: Sendable {
+        var memoryFree: MemoryAdmission?
+        var suspension: MemorySuspension?
+        var load: LoadAdmission?
+    }
+
     private struct Started {
         let slot: Int
-        /// Known once the process is spawned, for stopping it.
+        /// Known once the process is spawned, for stopping, suspending or resuming it.
         var run: CommandRun?
         let since: ContinuousClock.Instant
     }
@@ -20,27 +29,29 @@ final class AdmissionGuard: Sendable {
         /// Slots whose job the guard stopped.
         var evicted: Set<Int> = []
         var stoppedAny = false
+        /// Slots whose job is suspended, and since when.
+        var suspended: [Int: ContinuousClock.Instant] = [:]
+        /// Each running job's time suspended so far, by slot; an ended job's until it is asked for.
+        var suspendedTime: [Int: Duration] = [:]
         /// The last memory reading: a start is counted against it (its claim) without reading again.
         var lastReadings: MemoryReadings?
         var ticking = false
         var closed = false
     }
 
-    /// `--memfree`'s rule and where memory is read.
-    private let memory: (admission: MemoryAdmission, source: MemoryReadings.Source)?
-    private let load: (admission: LoadAdmission, stat: ProcFile)?
+    private let rules: Rules
+    private let memory: MemoryReadings.Source?
+    private let stat: ProcFile?
     private let pool: CommandPool
     private let notices: Notices
     /// The width the other providers allow (`-j`, make's jobserver).
     private let allowed: Locked<Int>
     private let state = Locked(State())
 
-    init(
-        memory: (admission: MemoryAdmission, source: MemoryReadings.Source)?, load: LoadAdmission?, pool: CommandPool,
-        notices: Notices, width: Int
-    ) {
-        self.memory = memory
-        self.load = load.flatMap { admission in ProcFile("/proc/stat").map { (admission, $0) } }
+    init(_ rules: Rules, pool: CommandPool, notices: Notices, width: Int) {
+        self.rules = rules
+        memory = rules.memoryFree != nil || rules.suspension != nil ? .current() : nil
+        stat = rules.load != nil ? ProcFile("/proc/stat") : nil
         self.pool = pool
         self.notices = notices
         allowed = Locked(width)
@@ -52,52 +63,101 @@ final class AdmissionGuard: Sendable {
         update()
     }
 
-    /// Sets the pool's width to what memory and load allow within the other providers' width.
-    /// `ending`: called as a job ends, before its slot is free. `fresh`: reads the memory again
-    /// (else a start is counted against the last reading). Any thread.
+    /// Sets the pool's width to what memory and load allow within the other providers' width, and
+    /// stops, suspends or resumes jobs as the memory says. `ending`: called as a job ends, before
+    /// its slot is free. `fresh`: reads the memory again (else a start is counted against the last
+    /// reading). Any thread.
     func update(ending: Bool = false, fresh: Bool = true) {
         let width = allowed.withLock { $0 }
         let now = ContinuousClock.now
-        let (claiming, youngest, stoppedBefore, evicted) = state.withLock { state in
-            let live = state.running.filter { !state.evicted.contains($0.slot) }
-            return (
-                live.filter { now - $0.since < MemoryAdmission.claimTime }.count, live.max { $0.since < $1.since },
-                state.stoppedAny, state.evicted.count
+        let (active, suspended, evicted, stoppedBefore, last) = state.withLock { state in
+            (
+                state.running.filter { !state.evicted.contains($0.slot) && state.suspended[$0.slot] == nil },
+                state.running.filter { state.suspended[$0.slot] != nil }, state.evicted.count, state.stoppedAny,
+                state.lastReadings
             )
         }
+        let claiming = active.filter { now - $0.since < MemoryAdmission.claimTime }.count
         let running = max(0, pool.running - (ending ? 1 : 0) - evicted)
         var more = Int.max
-        if let load, let busy = load.stat.read().flatMap(LoadAdmission.busy(stat:)) { more = load.admission.more(busy: busy) }
-        let last = state.withLock { $0.lastReadings }
-        if let (admission, source) = memory, let readings = fresh || last == nil ? source.read() : last {
+        if let load = rules.load, let busy = stat?.read().flatMap(LoadAdmission.busy(stat:)) {
+            more = load.more(busy: busy)
+        }
+        if let memory, let readings = fresh || last == nil ? memory.read() : last {
             state.withLock { $0.lastReadings = readings }
-            switch admission.decide(
-                available: readings.available, running: running, claiming: claiming, stoppedBefore: stoppedBefore)
-            {
-            case .start(let fit): more = min(more, fit)
-            case .wait: more = 0
-            case .evictYoungest:
-                more = -1
-                if let youngest, let run = youngest.run {
-                    state.withLock { state in
-                        state.evicted.insert(youngest.slot)
-                        state.stoppedAny = true
-                    }
-                    notices.post(
-                        "memory is low (\(ByteCountFormat.format(readings.available)) available, --memfree "
-                            + "\(ByteCountFormat.format(admission.reserve))): stopping the youngest job, which runs again later")
-                    run.cancel()
-                }
+            if let admission = rules.memoryFree {
+                more = min(more, admit(admission, readings, running: running, claiming: claiming, active: active, stoppedBefore))
+            }
+            if let suspension = rules.suspension {
+                suspend(suspension, readings, active: active, suspended: suspended, now: now)
+                more = min(more, suspension.more(available: readings.available, claiming: claiming, suspended: suspended.count))
             }
         }
-        pool.setWidth(min(width, running + more), allowingNone: true)
+        pool.setWidth(more == .max ? width : min(width, running + more), allowingNone: true)
         scheduleTick()
     }
 
+    /// `--memfree`: how many more may start; stops the youngest job when memory runs out.
+    private func admit(
+        _ admission: MemoryAdmission, _ readings: MemoryReadings, running: Int, claiming: Int, active: [Started],
+        _ stoppedBefore: Bool
+    ) -> Int {
+        switch admission.decide(
+            available: readings.available, running: running, claiming: claiming, stoppedBefore: stoppedBefore)
+        {
+        case .start(let fit): return fit
+        case .wait: return 0
+        case .evictYoungest:
+            if let youngest = active.max(by: { $0.since < $1.since }), let run = youngest.run {
+                state.withLock { state in
+                    state.evicted.insert(youngest.slot)
+                    state.stoppedAny = true
+                }
+                notices.post(
+                    "memory is low (\(ByteCountFormat.format(readings.available)) available, --memfree "
+                        + "\(ByteCountFormat.format(admission.reserve))): stopping the youngest job, which runs again later")
+                run.cancel()
+            }
+            return -1
+        }
+    }
+
+    /// `--memsuspend`: suspends the youngest jobs, or resumes the oldest suspended one.
+    private func suspend(
+        _ suspension: MemorySuspension, _ readings: MemoryReadings, active: [Started], suspended: [Started],
+        now: ContinuousClock.Instant
+    ) {
+        let said =
+            "(\(ByteCountFormat.format(readings.available)) available, --memsuspend \(ByteCountFormat.format(suspension.reserve)))"
+        switch suspension.decide(available: readings.available, active: active.count, suspended: suspended.count) {
+        case .hold: break
+        case .suspend(let count):
+            let youngest = active.filter { $0.run != nil }.sorted { $0.since > $1.since }.prefix(count)
+            guard !youngest.isEmpty else { return }
+            state.withLock { state in
+                for job in youngest { state.suspended[job.slot] = now }
+            }
+            for job in youngest { job.run?.signal(SIGSTOP) }
+            notices.post("memory is low \(said): suspending \(youngest.count == 1 ? "a job" : "\(youngest.count) jobs")")
+        case .resumeOldest:
+            guard let oldest = suspended.min(by: { $0.since < $1.since }) else { return }
+            state.withLock { state in
+                if let since = state.suspended.removeValue(forKey: oldest.slot) {
+                    state.suspendedTime[oldest.slot, default: .zero] += now - since
+                }
+            }
+            oldest.run?.signal(SIGCONT)
+            notices.post("memory is back \(said): resuming a job")
+        }
+    }
+
     /// A job is starting in `slot`: from now on it claims its memory (on the thread that starts it,
-    /// before the next ``update(ending:)`` can count it).
+    /// before the next ``update(ending:fresh:)`` can count it).
     func starting(slot: Int) {
-        state.withLock { $0.running.append(Started(slot: slot, since: .now)) }
+        state.withLock { state in
+            state.running.append(Started(slot: slot, since: .now))
+            state.suspendedTime[slot] = nil
+        }
     }
 
     /// The job starting in `slot` has been spawned.
@@ -107,11 +167,15 @@ final class AdmissionGuard: Sendable {
         }
     }
 
-    /// The job in `slot` ended: whether the guard had stopped it (then it runs again).
-    func ended(slot: Int) -> Bool {
+    /// The job in `slot` ended: whether the guard had stopped it (then it runs again), and how long
+    /// it was suspended.
+    func ended(slot: Int) -> (evicted: Bool, suspended: Duration) {
         state.withLock { state in
             state.running.removeAll { $0.slot == slot }
-            return state.evicted.remove(slot) != nil
+            if let since = state.suspended.removeValue(forKey: slot) {
+                state.suspendedTime[slot, default: .zero] += .now - since
+            }
+            return (state.evicted.remove(slot) != nil, state.suspendedTime.removeValue(forKey: slot) ?? .zero)
         }
     }
 

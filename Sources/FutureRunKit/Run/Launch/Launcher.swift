@@ -31,6 +31,9 @@ protocol Launcher: Sendable {
     func judge(
         _ result: CommandResult, at placement: Placement, refusals: Int, stopping: Bool,
         verdict: @escaping @Sendable (AttemptVerdict) -> Void)
+    /// How long the attempt that ended at `placement` was suspended (``AttemptVerdict/stands``
+    /// given); asked once.
+    func suspendedTime(at placement: Placement) -> Duration
     /// Runs `body` when the engine's current turn is over (at once on another thread).
     func afterThisTurn(_ body: @escaping @Sendable () -> Void)
     /// Processes of this run still running.
@@ -61,6 +64,8 @@ enum AttemptVerdict: Sendable, Equatable {
 
 extension Launcher {
     func started(_ run: CommandRun, at placement: Placement) {}
+
+    func suspendedTime(at placement: Placement) -> Duration { .zero }
 
     /// The verdict on an attempt whose spawn the system refused for lack of processes or
     /// descriptors (``SpawnRefusal``): fewer at once, said once, and again; `nil` for any other end,

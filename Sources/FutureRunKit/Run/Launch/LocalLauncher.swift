@@ -11,14 +11,15 @@ final class LocalLauncher: Launcher {
     private let jobserver: Jobserver?
     private let notices: Notices
     private let admission: AdmissionGuard?
+    /// How long each slot's ended attempt was suspended, until asked.
+    private let suspended = Locked<[Int: Duration]>([:])
     /// `-j FILE`, read again as each job ends (not under make's jobserver, which decides then).
     private let jobsFile: JobsFile?
 
     /// - Parameters:
-    ///   - memoryFree: `--memfree`'s SIZE, in bytes.
-    ///   - load: `--load`'s N.
+    ///   - admission: `--memfree`'s, `--memsuspend`'s and `--load`'s rules, if any is given.
     init(
-        width: Int, jobserver: Jobserver?, memoryFree: Int? = nil, load: Int? = nil, jobsFile: JobsFile? = nil,
+        width: Int, jobserver: Jobserver?, admission rules: AdmissionGuard.Rules? = nil, jobsFile: JobsFile? = nil,
         notices: Notices
     ) {
         self.width = width
@@ -27,12 +28,7 @@ final class LocalLauncher: Launcher {
         self.notices = notices
         let allowed = jobserver == nil ? width : 1
         pool = CommandPool(width: allowed)
-        admission =
-            memoryFree == nil && load == nil
-            ? nil
-            : AdmissionGuard(
-                memory: memoryFree.map { (MemoryAdmission(reserve: $0), MemoryReadings.Source.current()) },
-                load: load.map(LoadAdmission.init), pool: pool, notices: notices, width: allowed)
+        admission = rules.map { [pool] rules in AdmissionGuard(rules, pool: pool, notices: notices, width: allowed) }
     }
 
     var handsOverInline: Bool { jobserver == nil && admission == nil }
@@ -71,10 +67,15 @@ final class LocalLauncher: Launcher {
     ) {
         if let jobserver, pool.queued == 0, jobserver.giveBack() { setAllowed(max(1, 1 + jobserver.tokens)) }
         if let width = jobsFile?.width() { setAllowed(width) }
-        let evicted = admission?.ended(slot: placement.seat.slot) ?? false
+        let (evicted, suspendedTime) = admission?.ended(slot: placement.seat.slot) ?? (false, .zero)
+        if suspendedTime > .zero { suspended.withLock { $0[placement.seat.slot] = suspendedTime } }
         admission?.update(ending: true)
         if evicted, !stopping { return verdict(.lost) }
         verdict(spawnRefusal(result, refusals: refusals, stopping: stopping, notices: notices) ?? .stands)
+    }
+
+    func suspendedTime(at placement: Placement) -> Duration {
+        suspended.withLock { $0.removeValue(forKey: placement.seat.slot) } ?? .zero
     }
 
     func afterThisTurn(_ body: @escaping @Sendable () -> Void) { ProcessEngine.shared.afterThisTurn(body) }
