@@ -3,8 +3,8 @@ import FutureProcess
 
 /// Attempts as processes on this machine. How many at once is the least its width providers
 /// allow: `-j` (or `-j FILE`), make's jobserver (1 plus the tokens held, never more than `-j`), and
-/// with `--memfree` and `--load` the memory and the load (``AdmissionGuard``); the system's
-/// refusals to spawn lower it too.
+/// with `--memfree`, `--memsuspend` and `--load` the memory and the load (``AdmissionGuard``); the
+/// system's refusals to spawn lower it too.
 final class LocalLauncher: Launcher {
     let pool: CommandPool
     private let width: Int
