@@ -64,21 +64,23 @@ final class AdmissionGuard: Sendable {
     }
 
     /// Sets the pool's width to what memory and load allow within the other providers' width, and
-    /// stops, suspends or resumes jobs as the memory says. `ending`: called as a job ends, before
-    /// its slot is free. `fresh`: reads the memory again (else a start is counted against the last
-    /// reading). Any thread.
-    func update(ending: Bool = false, fresh: Bool = true) {
+    /// stops, suspends or resumes jobs as the memory says. `fresh`: reads the memory again (else a
+    /// start is counted against the last reading). Any thread.
+    ///
+    /// The jobs counted as running are the guard's own: started, not yet ended, not stopped by it.
+    /// The pool's count would still hold a job that is ending (its slot is freed after this) and
+    /// let one more start in it than the memory allows.
+    func update(fresh: Bool = true) {
         let width = allowed.withLock { $0 }
         let now = ContinuousClock.now
-        let (active, suspended, evicted, stoppedBefore, last) = state.withLock { state in
+        let (active, suspended, stoppedBefore, last) = state.withLock { state in
             (
                 state.running.filter { !state.evicted.contains($0.slot) && state.suspended[$0.slot] == nil },
-                state.running.filter { state.suspended[$0.slot] != nil }, state.evicted.count, state.stoppedAny,
-                state.lastReadings
+                state.running.filter { state.suspended[$0.slot] != nil }, state.stoppedAny, state.lastReadings
             )
         }
         let claiming = active.filter { now - $0.since < MemoryAdmission.claimTime }.count
-        let running = max(0, pool.running - (ending ? 1 : 0) - evicted)
+        let running = active.count + suspended.count
         var more = Int.max
         if let load = rules.load, let busy = stat?.read().flatMap(LoadAdmission.busy(stat:)) {
             more = load.more(busy: busy)
@@ -152,7 +154,7 @@ final class AdmissionGuard: Sendable {
     }
 
     /// A job is starting in `slot`: from now on it claims its memory (on the thread that starts it,
-    /// before the next ``update(ending:fresh:)`` can count it).
+    /// before the next ``update(fresh:)`` can count it).
     func starting(slot: Int) {
         state.withLock { state in
             state.running.append(Started(slot: slot, since: .now))

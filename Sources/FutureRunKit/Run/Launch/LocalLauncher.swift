@@ -69,7 +69,7 @@ final class LocalLauncher: Launcher {
         if let width = jobsFile?.width() { setAllowed(width) }
         let (evicted, suspendedTime) = admission?.ended(slot: placement.seat.slot) ?? (false, .zero)
         if suspendedTime > .zero { suspended.withLock { $0[placement.seat.slot] = suspendedTime } }
-        admission?.update(ending: true)
+        admission?.update()
         if evicted, !stopping { return verdict(.lost) }
         verdict(spawnRefusal(result, refusals: refusals, stopping: stopping, notices: notices) ?? .stands)
     }
