@@ -1,4 +1,5 @@
 import FutureCore
+import TestSupport
 import Testing
 
 @testable import FutureProcess
@@ -111,16 +112,6 @@ private struct Run {
     /// How `job` (from 1) ended, once it has.
     func status(_ job: Int) -> JobStatus? { tickets[job - 1].outcome.outcome.map { $0.get().status } }
     func outcome(_ job: Int) -> JobOutcome? { tickets[job - 1].outcome.outcome?.get() }
-}
-
-/// Waits for `condition`, which another thread makes true; the bound only guards against a hang.
-private func eventually(_ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        OSThread.sleep(until: .now + .milliseconds(1))
-    }
-    return true
 }
 
 @Suite struct Scheduling {

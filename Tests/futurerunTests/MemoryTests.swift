@@ -56,14 +56,9 @@ import Testing
             }
             #expect(requeues.allSatisfy { $0 <= 2 }, "\(requeues)")
             #expect(oomKills(directory) == 0)
-            let stamps = (1...8).map { job in
-                (
-                    start: Int(scratch.read("start.\(job)")?.filter(\.isNumber) ?? "") ?? 0,
-                    end: Int(scratch.read("end.\(job)")?.filter(\.isNumber) ?? "") ?? 0
-                )
-            }
-            #expect(stamps.allSatisfy { $0.start > 0 && $0.end > $0.start })
-            let overlap = stamps.map { job in stamps.filter { $0.start < job.start && job.start < $0.end }.count + 1 }.max()
+            let times = stamps(scratch, 1...8)
+            #expect(times.allSatisfy { $0.start > 0 && $0.end > $0.start })
+            let overlap = times.map { job in times.filter { $0.start < job.start && job.start < $0.end }.count + 1 }.max()
             #expect(overlap ?? 0 <= 2, "at most two hold their 400 MiB at once: \(overlap ?? 0)")
 
             let unguarded = run(["-j8"], in: directory, scratch: Scratch())
@@ -99,6 +94,7 @@ import Testing
     // `-j FILE` and `--load` on real processes, told apart by the jobs' recorded stamps (in this
     // serialized suite: the busy loops below would starve the memory test's jobs).
 
+    /// Each job's recorded start and end (`date +%s%N` in `start.N` and `end.N`).
     private func stamps(_ scratch: Scratch, _ jobs: ClosedRange<Int>) -> [(start: Int, end: Int)] {
         jobs.map { job in
             (

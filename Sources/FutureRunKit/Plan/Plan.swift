@@ -37,10 +37,14 @@ struct Plan {
     let startNotices: [String]
 
     init(options given: Options) throws(UsageError) {
-        options = given
+        // -j FILE: what the file says now; the launcher reads it again as jobs end.
         var options = given
-        // -j FILE: what the file says now; read again as jobs end.
-        if case .file(let path) = given.jobs { options.jobs = try Self.readJobsFile(path) }
+        var widthFile: String?
+        if case .file(let path) = given.jobs {
+            options.jobs = try Self.readJobsFile(path)
+            widthFile = path
+        }
+        self.options = options
         let facts = SystemFacts.current()
         let environment = facts.environment
         let inputDescriptor = try Self.openInput(options.source)
@@ -70,11 +74,10 @@ struct Plan {
         let reach: RunConfiguration.JobserverReach =
             jobserver != nil
             ? .reached : hosts.isEmpty && Jobserver.isAnnounced(in: environment["MAKEFLAGS"]) ? .unreachable : .none
-        var configuration = RunConfiguration(options: options, facts: facts, hostCount: hosts.count, jobserver: reach)
-        var jobsFile: JobsFile?
-        if case .file(let path) = given.jobs {
-            configuration.scheduler.window = 4096 * 2 + 64
-            jobsFile = JobsFile(path: path, cpus: facts.cpus) { [limit = facts.descriptorLimit] width in
+        let configuration = RunConfiguration(
+            options: options, facts: facts, hostCount: hosts.count, jobserver: reach, widthMayGrow: widthFile != nil)
+        let jobsFile = widthFile.map { path in
+            JobsFile(path: path, cpus: facts.cpus) { [limit = facts.descriptorLimit] width in
                 RunConfiguration.capByDescriptorLimit(width, requested: .count(0), limit: limit).0
             }
         }

@@ -29,8 +29,10 @@ struct RunConfiguration {
     /// `--joblog`, appended to under `--resume` (it is read, then added to, as GNU parallel does).
     var jobLog: Options.JobLogTarget?
 
-    /// - Parameter hostCount: the hosts of `-S` and `--hosts-file` (0: this machine alone).
-    init(options: Options, facts: SystemFacts, hostCount: Int, jobserver: JobserverReach) {
+    /// - Parameters:
+    ///   - hostCount: the hosts of `-S` and `--hosts-file` (0: this machine alone).
+    ///   - widthMayGrow: `-j FILE`: the width may be raised while the run goes on.
+    init(options: Options, facts: SystemFacts, hostCount: Int, jobserver: JobserverReach, widthMayGrow: Bool = false) {
         var width = options.jobs.width(cpus: facts.cpus)
         (width, widthNotice) = Self.capByDescriptorLimit(width, requested: options.jobs, limit: facts.descriptorLimit)
         if let (fit, notice) = Self.capByProcessLimit(width, requested: options.jobs, facts: facts) {
@@ -53,7 +55,8 @@ struct RunConfiguration {
         scheduler = Scheduler.Settings(
             shell: options.shell, timeout: options.timeout, grace: options.grace, retries: options.retries,
             halt: options.halt, delay: options.delay, workingDirectory: options.workingDirectory,
-            window: (hostCount == 0 ? min(width, 4096) : 4096) * 2 + 64)
+            // Hosts add slots as they connect, and -j FILE as it is written: room for the most.
+            window: (hostCount == 0 && !widthMayGrow ? min(width, 4096) : 4096) * 2 + 64)
 
         let environment = facts.environment
         colors = Style.wantsColor(options.color, isTerminal: facts.stderrIsTerminal, environment: environment)

@@ -169,16 +169,21 @@ final class AdmissionGuard: Sendable {
         }
     }
 
-    /// The job in `slot` ended: whether the guard had stopped it (then it runs again), and how long
-    /// it was suspended.
-    func ended(slot: Int) -> (evicted: Bool, suspended: Duration) {
+    /// The job in `slot` ended: whether the guard had stopped it (then it runs again).
+    func ended(slot: Int) -> Bool {
         state.withLock { state in
             state.running.removeAll { $0.slot == slot }
             if let since = state.suspended.removeValue(forKey: slot) {
                 state.suspendedTime[slot, default: .zero] += .now - since
             }
-            return (state.evicted.remove(slot) != nil, state.suspendedTime.removeValue(forKey: slot) ?? .zero)
+            return state.evicted.remove(slot) != nil
         }
+    }
+
+    /// How long the job that ended in `slot` was suspended; asked once, before the slot is given
+    /// again.
+    func takeSuspendedTime(slot: Int) -> Duration {
+        state.withLock { $0.suspendedTime.removeValue(forKey: slot) } ?? .zero
     }
 
     /// No more checks.

@@ -11,8 +11,6 @@ final class LocalLauncher: Launcher {
     private let jobserver: Jobserver?
     private let notices: Notices
     private let admission: AdmissionGuard?
-    /// How long each slot's ended attempt was suspended, until asked.
-    private let suspended = Locked<[Int: Duration]>([:])
     /// `-j FILE`, read again as each job ends (not under make's jobserver, which decides then).
     private let jobsFile: JobsFile?
 
@@ -67,15 +65,14 @@ final class LocalLauncher: Launcher {
     ) {
         if let jobserver, pool.queued == 0, jobserver.giveBack() { setAllowed(max(1, 1 + jobserver.tokens)) }
         if let width = jobsFile?.width() { setAllowed(width) }
-        let (evicted, suspendedTime) = admission?.ended(slot: placement.seat.slot) ?? (false, .zero)
-        if suspendedTime > .zero { suspended.withLock { $0[placement.seat.slot] = suspendedTime } }
+        let evicted = admission?.ended(slot: placement.seat.slot) ?? false
         admission?.update()
         if evicted, !stopping { return verdict(.lost) }
         verdict(spawnRefusal(result, refusals: refusals, stopping: stopping, notices: notices) ?? .stands)
     }
 
     func suspendedTime(at placement: Placement) -> Duration {
-        suspended.withLock { $0.removeValue(forKey: placement.seat.slot) } ?? .zero
+        admission?.takeSuspendedTime(slot: placement.seat.slot) ?? .zero
     }
 
     func afterThisTurn(_ body: @escaping @Sendable () -> Void) { ProcessEngine.shared.afterThisTurn(body) }
