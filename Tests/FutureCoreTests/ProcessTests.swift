@@ -378,14 +378,19 @@ enum ProcessScheduling {
 
 @Suite struct ProcessSuspension {
     @Test func aStoppedGroupMakesNoProgressUntilContinued() {
-        let run = ProcessEngine.shared.start(Command(["/bin/sh", "-c", "sleep 0.2; echo done"]))
+        let scratch = Scratch()
+        let stamp = quoted(scratch.file("done"))
+        let run = ProcessEngine.shared.start(Command(["/bin/sh", "-c", "sleep 0.2; date +%s%N > \(stamp)"]))
         run.signal(SIGSTOP)
-        // Stopped, its `sleep 0.2` cannot end: well past it, the command is still running.
+        // Longer than its `sleep 0.2`: were it running, its stamp would be written by now.
         OSThread.sleep(until: .now + .milliseconds(600))
-        #expect(!run.result.resolved, "stopped: no progress")
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let continued = Int(now.tv_sec) * 1_000_000_000 + now.tv_nsec
         run.signal(SIGCONT)
-        let result = run.result.value
-        #expect(result.status == .exited(0) && String(decoding: result.stdout.bytes(), as: UTF8.self) == "done\n")
+        #expect(run.result.value.status == .exited(0))
+        let written = Int(scratch.read("done")?.filter(\.isNumber) ?? "") ?? 0
+        #expect(written >= continued, "its stamp comes after SIGCONT: stopped, it made no progress")
         run.signal(SIGSTOP)  // after its end: a no-op, never a reused group's
     }
 }
