@@ -21,12 +21,21 @@ import Testing
         let scratch = Scratch()
         let log = scratch.file("j.log")
         let marker = "41.\(getpid() % 1000)"
-        // INT once the two quick jobs have run (the third leaves a file), while the slow one runs.
-        let done = scratch.file("four.done")
-        let waitForBoth =
-            "( i=0; while [ ! -e \(quoted(done)) ] && [ $i -lt 250 ]; do sleep 0.02; i=$((i+1)); done; kill -INT $$ ) & "
+        // INT once the third job has ended and been reaped, while the slow one runs. The third job
+        // writes its pid; a zombie still answers `kill -0`, so its failing means futurerun has reaped it.
+        // (Waiting only for a file the job wrote raced its end: the INT could come before the reap;
+        // the 0.1 s after the reap covers the step from reaping to recording the end.)
+        let done = scratch.file("four.pid")
+        let waitForBoth = """
+            ( i=0; while [ ! -s \(quoted(done)) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; \
+            while kill -0 "$(cat \(quoted(done)))" 2>/dev/null && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; \
+            sleep 0.1; kill -INT $$ ) &\u{20}
+            """
         let first = futurerun(
-            ["-j2", "--joblog", log, "echo one", ":::", "sleep \(marker); echo two", ":::", "echo four; touch \(quoted(done))"],
+            [
+                "-j2", "--joblog", log, "echo one", ":::", "sleep \(marker); echo two", ":::",
+                "echo four; echo $$ > \(quoted(done))",
+            ],
             shellPrefix: waitForBoth)
         #expect(first.status == 130)
         let joblog = try #require(scratch.read("j.log"))
