@@ -77,6 +77,33 @@ private func compare(_ rendered: String, with name: String, filePath: String = #
         #expect(StatusLine.format(outcome, total: 5, style: Style(colors: false), width: 200).contains("requeued 2 times"))
     }
 
+    @Test func admissionAtWorkIsInJSONTheStatusLineAndTheSummary() {
+        var outcome = Self.outcomes[1].outcome
+        let style = Style(colors: false)
+        #expect(!JSONLinesFormat.object(outcome).contains("waited"), "only when it did")
+        outcome.requeued = 1
+        outcome.admission = AdmissionTimes(waited: .milliseconds(1250), waitedFor: "memory", suspended: .milliseconds(500))
+        #expect(
+            JSONLinesFormat.object(outcome).hasSuffix(
+                ",\"requeued\":1,\"waited\":1.250,\"waited_for\":\"memory\",\"suspended\":0.500}"))
+        #expect(
+            StatusLine.format(outcome, total: 5, style: style).hasSuffix(
+                "after 2 attempts  requeued once  waited 1.25s for memory  suspended 500ms"))
+        var tally = Tally()
+        tally.add(outcome)
+        outcome.requeued = 0
+        outcome.admission = AdmissionTimes(waited: .seconds(3), waitedFor: "memory", suspended: .milliseconds(1000))
+        tally.add(outcome)
+        outcome.admission = AdmissionTimes(waited: .seconds(2), waitedFor: "load")
+        tally.add(outcome)
+        #expect(
+            tally.summary(wall: .seconds(9), style: style).last
+                == "admission: waited 2.00s for load, waited 4.25s for memory, 1 job requeued, 2 suspended for 1.50s")
+        var plain = Tally()
+        plain.add(Self.outcomes[0].outcome)
+        #expect(!plain.summary(wall: .seconds(1), style: style).contains { $0.hasPrefix("admission") }, "only when it acted")
+    }
+
     @Test func junit() throws {
         try compare(JUnitFormat.document(Self.outcomes), with: "junit.xml")
     }

@@ -43,7 +43,8 @@ import Testing
         try #require(access("/usr/bin/python3", X_OK) == 0, "python3 holds the memory (.ci/run installs it)")
         try inCgroup(limit: 1 << 30) { directory in
             let scratch = Scratch()
-            let admitted = run(["-j8", "--memfree", "450M", "--json", "jobs.json"], in: directory, scratch: scratch)
+            let admitted = run(
+                ["-j8", "--memfree", "450M", "--json", "jobs.json", "--timeline", "t.svg"], in: directory, scratch: scratch)
             #expect(admitted.status == 0, "\(admitted.err)")
             // Every job once in the report: one stopped and run again (when two started at once and
             // did not fit beside half of 450M) is one record, which says `"requeued"`.
@@ -55,6 +56,11 @@ import Testing
                 record.firstRange(of: "\"requeued\":").map { Int(record[$0.upperBound...].prefix(while: \.isNumber)) ?? 0 }
             }
             #expect(requeues.allSatisfy { $0 <= 2 }, "\(requeues)")
+            // Jobs that -j8 would have started waited for memory: their records and the timeline say so.
+            #expect(records.contains { $0.contains("\"waited_for\":\"memory\"") }, "\(records)")
+            let picture = scratch.read("t.svg") ?? ""
+            #expect(picture.contains("waited") && picture.contains("for memory"))
+            #expect(requeues.isEmpty || picture.contains("queued again"), "a stopped attempt is a bar of its own")
             #expect(oomKills(directory) == 0)
             let times = stamps(scratch, 1...8)
             #expect(times.allSatisfy { $0.start > 0 && $0.end > $0.start })
@@ -80,6 +86,23 @@ import Testing
             #expect(oomKills(directory) == 0)
             let records = scratch.read("jobs.json")?.split(separator: "\n") ?? []
             #expect(records.count == 3 && records.contains { $0.contains("\"suspended\":") }, "\(records)")
+        }
+    }
+
+    @Test func memsuspendRunsTheSameEightJobsSuspendingSomeInsteadOfAnOOMKill() throws {
+        try #require(access("/usr/bin/python3", X_OK) == 0, "python3 holds the memory (.ci/run installs it)")
+        try inCgroup(limit: 1 << 30) { directory in
+            let scratch = Scratch()
+            // Two start (2 × 300M is left beside a third's claim only for two); once both hold their
+            // 400 MiB, less than 300M is left: the younger is suspended until the older ends.
+            let run = run(["-j8", "--memsuspend", "300M", "--json", "jobs.json"], in: directory, scratch: scratch)
+            #expect(run.status == 0, "\(run.err)")
+            #expect(oomKills(directory) == 0)
+            let records = scratch.read("jobs.json")?.split(separator: "\n") ?? []
+            #expect(records.count == 8 && records.allSatisfy { $0.contains("\"status\":\"ok\"") }, "\(records)")
+            #expect(records.contains { $0.contains("\"suspended\":") }, "\(records)")
+            let times = stamps(scratch, 1...8)
+            #expect(times.allSatisfy { $0.start > 0 && $0.end > $0.start })
         }
     }
 

@@ -241,7 +241,8 @@ extension OptionDeclaration {
                 running job is stopped (TERM, then KILL after the grace period) and runs again later, \
                 neither a failure nor a retry. SIZE takes GNU parallel's suffixes: `K` `M` `G` `T` \
                 powers of 1024, `k` `m` `g` `t` of 1000; more than there could ever be is refused. \
-                Jobs on this machine only (not with `-S`).
+                How long each job waited for memory is in its status line, `--json` record and the \
+                summary. Jobs on this machine only (not with `-S`).
                 """,
             effect: { parsed, value throws(UsageError) in
                 parsed.options.memoryFree = try OptionValue.byteSize(value!, option: "--memfree")
@@ -546,7 +547,8 @@ extension OptionDeclaration {
             help: ["one JSON object per job: --json jobs.jsonl"],
             manual: """
                 JSON Lines, one object per job: number, name, command, status, exit, signal, \
-                timed_out, attempts, start, wall, user, sys, max_rss, stdout_bytes, stderr_bytes.
+                timed_out, attempts, start, wall, user, sys, max_rss, stdout_bytes, stderr_bytes; \
+                over hosts, host; where admission acted, requeued, waited and waited_for, suspended.
                 """,
             effect: { parsed, value throws(UsageError) in parsed.options.json = value }),
         .init(

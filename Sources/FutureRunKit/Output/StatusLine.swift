@@ -22,12 +22,12 @@ enum StatusLine {
         // A job on another machine names it (`:`, this one, goes without saying).
         let label = outcome.host.map { $0 == ":" ? label : "\(label)  on \(Style.sanitize($0))" } ?? label
         let time = DurationFormat.format(outcome.result.wallTime)
+        let admission = outcome.admission
         let attempts =
-            outcome.attempts > 1
-            ? "  after \(outcome.attempts) attempts"
-            : ""
-                + (outcome.requeued == 0 ? "" : "  requeued \(outcome.requeued == 1 ? "once" : "\(outcome.requeued) times")")
-                + (outcome.suspended == .zero ? "" : "  suspended \(DurationFormat.format(outcome.suspended))")
+            (outcome.attempts > 1 ? "  after \(outcome.attempts) attempts" : "")
+            + (outcome.requeued == 0 ? "" : "  requeued \(outcome.requeued == 1 ? "once" : "\(outcome.requeued) times")")
+            + (admission.waited == .zero ? "" : "  waited \(DurationFormat.format(admission.waited)) for \(admission.waitedFor)")
+            + (admission.suspended == .zero ? "" : "  suspended \(DurationFormat.format(admission.suspended))")
         switch outcome.status {
         case .succeeded:
             return "\(style.green("ok  ")) \(position) \(label)  \(time)\(attempts)"

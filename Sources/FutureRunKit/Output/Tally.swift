@@ -10,6 +10,12 @@ struct Tally: Sendable {
     private(set) var jobTime: Duration = .zero
     /// The slowest jobs, slowest first (at most 3).
     private(set) var slowest: [(label: String, time: Duration)] = []
+    /// Admission at work (`--memfree`, `--memsuspend`, `--load`): time jobs waited to start, by
+    /// what held them; stops and requeues; suspensions.
+    private(set) var waited: [String: Duration] = [:]
+    private(set) var requeued = 0
+    private(set) var suspendedJobs = 0
+    private(set) var suspended: Duration = .zero
 
     init() {}
 
@@ -21,6 +27,12 @@ struct Tally: Sendable {
         case .stopped: stopped += 1
         case .notStarted: notStarted += 1
         case .skipped: skipped += 1
+        }
+        requeued += outcome.requeued
+        if outcome.admission.waited > .zero { waited[outcome.admission.waitedFor, default: .zero] += outcome.admission.waited }
+        if outcome.admission.suspended > .zero {
+            suspendedJobs += 1
+            suspended += outcome.admission.suspended
         }
         guard !outcome.status.neverRan else { return }
         let time = outcome.result.wallTime
@@ -41,6 +53,7 @@ struct Tally: Sendable {
     ///
     ///     5 jobs in 3.52s: 4 ok, 1 failed · job time 7.10s, 2.02x parallel
     ///     slowest: make test 3.21s, make lint 2.10s, make docs 0.53s
+    ///     admission: waited 4.02s for memory, 1 job requeued, 2 suspended for 1.50s
     ///
     /// The speed-up is given only when it means something: two jobs or more ran and the run took
     /// 100 ms or more (below that, futurerun's own start-up is most of the wall time).
@@ -63,6 +76,16 @@ struct Tally: Sendable {
             let list = slowest.map { "\(Style.sanitize($0.label)) \(DurationFormat.format($0.time))" }
             lines.append("slowest: " + list.joined(separator: ", "))
         }
+        if let admission = admissionSummary { lines.append(admission) }
         return lines
+    }
+
+    /// What admission did, if anything: `admission: waited 4.02s for memory, 1 job requeued, 2
+    /// suspended for 1.50s`.
+    private var admissionSummary: String? {
+        var parts = waited.sorted { $0.key < $1.key }.map { "waited \(DurationFormat.format($0.value)) for \($0.key)" }
+        if requeued > 0 { parts.append("\(requeued) job\(requeued == 1 ? "" : "s") requeued") }
+        if suspendedJobs > 0 { parts.append("\(suspendedJobs) suspended for \(DurationFormat.format(suspended))") }
+        return parts.isEmpty ? nil : "admission: " + parts.joined(separator: ", ")
     }
 }

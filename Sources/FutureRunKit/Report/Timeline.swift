@@ -5,7 +5,8 @@ import Glibc
 /// `--timeline FILE`: a standalone SVG of the run, written when it ends (also when interrupted):
 /// one row per slot (per host and slot, in a run over hosts), each job attempt a bar from its start
 /// to its end, colored by how it ended, with a tooltip; skipped jobs listed; with jobs that wait for
-/// jobs, the critical path outlined.
+/// jobs, the critical path outlined. An attempt stopped and queued again (`--memfree`, a lost host)
+/// is a grey bar; the tooltip of a job's last bar says how long admission held it and suspended it.
 /// Collects as jobs finish; ``TimelineDrawing`` draws.
 final class Timeline: Report {
     private let path: String
@@ -40,11 +41,17 @@ final class Timeline: Report {
             let command = Self.shortened(outcome.commandLine, to: Self.commandBudget)
             let attempts = outcome.earlierAttempts + [AttemptRecord(slot: outcome.slot, host: outcome.host, outcome.result)]
             for (index, attempt) in attempts.enumerated() {
-                let status = index < attempts.count - 1 ? .failed : Self.drawn(outcome.status)
+                let last = index == attempts.count - 1
+                let status = last ? Self.drawn(outcome.status) : attempt.requeued ? .stopped : .failed
+                let detail =
+                    attempt.requeued
+                    ? "stopped by futurerun and queued again (not an attempt)"
+                    : Self.detail(attempt.status, last ? outcome.status : .failed(attempt.status))
+                        + (last ? Self.admission(outcome.admission) : "")
                 bars.append(
                     TimelineDrawing.Bar(
                         number: job.number, label: job.label, command: command, outcome: status,
-                        detail: Self.detail(attempt.status, outcome.status), slot: max(1, attempt.slot), host: attempt.host,
+                        detail: detail, slot: max(1, attempt.slot), host: attempt.host,
                         start: attempt.start,
                         wall: attempt.wall.seconds, cpu: attempt.cpu.seconds, maxResidentBytes: attempt.maxResidentBytes,
                         attempt: index + 1, attempts: attempts.count))
@@ -70,6 +77,12 @@ final class Timeline: Report {
         case .stopped: .stopped
         default: .failed
         }
+    }
+
+    /// `, waited 1.02s for memory, suspended 0.50s`: what admission cost the attempt.
+    private static func admission(_ times: AdmissionTimes) -> String {
+        (times.waited == .zero ? "" : ", waited \(DurationFormat.format(times.waited)) for \(times.waitedFor)")
+            + (times.suspended == .zero ? "" : ", suspended \(DurationFormat.format(times.suspended))")
     }
 
     private static func detail(_ termination: TerminationStatus, _ status: JobStatus) -> String {

@@ -59,25 +59,26 @@ struct JobOutcome: Sendable {
     var slot = 0
     /// The host the last attempt ran on, in a run over hosts (`-S`; `:` is this machine).
     var host: String?
-    /// The attempts before the last (with `--retries`), oldest first.
+    /// The attempts before the last, oldest first: those retried (`--retries`) and those stopped and
+    /// queued again (``AttemptRecord/requeued``).
     var earlierAttempts: [AttemptRecord] = []
     /// How often an attempt was stopped and queued again, not counted as an attempt: by
     /// `--memfree`, or because its host was lost.
     var requeued = 0
-    /// How long the last attempt was suspended (`--memsuspend`).
-    var suspended: Duration = .zero
+    /// What admission cost the last attempt: its wait to start, its time suspended.
+    var admission: AdmissionTimes = .none
 }
 
 extension JobOutcome {
     /// The outcome of a job whose last attempt ran at `placement` (`nil`: it never ran).
     init(
         job: Job, status: JobStatus, result: CommandResult, attempts: Int, commandLine: [UInt8], placement: Placement?,
-        earlierAttempts: [AttemptRecord], requeued: Int, suspended: Duration
+        earlierAttempts: [AttemptRecord], requeued: Int, admission: AdmissionTimes
     ) {
         self.init(
             job: job, status: status, result: result, attempts: attempts, commandLine: commandLine,
             slot: placement?.seat.slot ?? 0, host: placement?.machine, earlierAttempts: earlierAttempts, requeued: requeued,
-            suspended: suspended)
+            admission: admission)
     }
 }
 
@@ -92,9 +93,12 @@ struct AttemptRecord: Sendable, Equatable {
     var wall: Duration
     var cpu: Duration
     var maxResidentBytes: Int
+    /// It was stopped and queued again, not counted as an attempt (``JobOutcome/requeued``).
+    var requeued = false
 
-    init(_ placement: Placement, _ result: CommandResult) {
+    init(_ placement: Placement, _ result: CommandResult, requeued: Bool = false) {
         self.init(slot: placement.seat.slot, host: placement.machine, result)
+        self.requeued = requeued
     }
 
     init(slot: Int, host: String?, _ result: CommandResult) {
@@ -114,7 +118,7 @@ final class JobTicket: Sendable {
     let job: Job
     let startPromise = Promise<CommandRun, Never>()
     let outcomePromise = Promise<JobOutcome, Never>()
-    /// Attempts that ended and were retried.
+    /// Attempts that ended and were retried, or stopped and queued again.
     let earlierAttempts = Locked<[AttemptRecord]>([])
     /// Attempts stopped and queued again as the same attempt (``AttemptVerdict/lost``).
     let requeued = Locked(0)

@@ -217,6 +217,7 @@ final class Scheduler: Sendable {
                         ended(ticket, attempt: attempt, result: result, line: line, placement: placement, stopped: stopped)
                     case .lost:
                         ticket.requeued.withLock { $0 += 1 }
+                        ticket.earlierAttempts.withLock { $0.append(AttemptRecord(placement, result, requeued: true)) }
                         launch(ticket, attempt: attempt)
                     case .refused(let delay?):
                         DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
@@ -286,7 +287,7 @@ final class Scheduler: Sendable {
         let outcome = JobOutcome(
             job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line, placement: placement,
             earlierAttempts: ticket.earlierAttempts.withLock { $0 }, requeued: ticket.requeued.withLock { $0 },
-            suspended: placement.map(launcher.suspendedTime) ?? .zero)
+            admission: placement.map(launcher.admissionTimes) ?? .none)
         launcher.afterThisTurn { ticket.outcomePromise.succeed(outcome) }
         return outcome
     }

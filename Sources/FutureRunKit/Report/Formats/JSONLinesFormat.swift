@@ -6,7 +6,8 @@ import FutureProcess
 /// by `--shard-timings`: one object per finished job, fields per the contract: number, name (the
 /// job's whole name), command, status, exit, signal, timed_out, attempts, start (Unix time), wall,
 /// user, sys (seconds), max_rss, stdout_bytes, stderr_bytes (bytes); in a run over hosts (`-S`),
-/// host.
+/// host; where admission acted, requeued (times), waited (seconds) with waited_for (`memory`,
+/// `load`), suspended (seconds).
 enum JSONLinesFormat {
     static func object(_ outcome: JobOutcome) -> String {
         let result = outcome.result
@@ -38,8 +39,16 @@ enum JSONLinesFormat {
                 ("stderr_bytes", "\(result.stderr.count)"),
             ] + (outcome.host.map { [("host", JSONText.string($0))] } ?? []) + skipReason(outcome.status)
             + (outcome.requeued > 0 ? [("requeued", "\(outcome.requeued)")] : [])
-            + (outcome.suspended > .zero ? [("suspended", String(format3: outcome.suspended.seconds))] : [])
+            + admission(outcome.admission)
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// `"waited": 1.020, "waited_for": "memory"` and `"suspended": 0.500`, where admission cost
+    /// the job time.
+    private static func admission(_ times: AdmissionTimes) -> [(String, String)] {
+        (times.waited > .zero
+            ? [("waited", String(format3: times.waited.seconds)), ("waited_for", JSONText.string(times.waitedFor))] : [])
+            + (times.suspended > .zero ? [("suspended", String(format3: times.suspended.seconds))] : [])
     }
 
     /// `"skipped": "why"` for a job skipped because a job it waits for did not succeed.

@@ -31,8 +31,13 @@ final class AdmissionGuard: Sendable {
         var stoppedAny = false
         /// Slots whose job is suspended, and since when.
         var suspended: [Int: ContinuousClock.Instant] = [:]
-        /// Each running job's time suspended so far, by slot; an ended job's until it is asked for.
-        var suspendedTime: [Int: Duration] = [:]
+        /// Each running job's admission times so far, by slot; an ended job's until asked for.
+        var times: [Int: AdmissionTimes] = [:]
+        /// Since when admission holds back a job that `-j` would start, and for what.
+        var heldSince: ContinuousClock.Instant?
+        var heldFor = ""
+        /// Time held since the last start, before `heldSince`: the next job to start waited it.
+        var heldBefore: Duration = .zero
         /// The last memory reading: a start is counted against it (its claim) without reading again.
         var lastReadings: MemoryReadings?
         var ticking = false
@@ -82,17 +87,30 @@ final class AdmissionGuard: Sendable {
         let claiming = active.filter { now - $0.since < MemoryAdmission.claimTime }.count
         let running = active.count + suspended.count
         var more = Int.max
+        var limit = ""
         if let load = rules.load, let busy = stat?.read().flatMap(LoadAdmission.busy(stat:)) {
             more = load.more(busy: busy)
+            limit = "load"
         }
         if let memory, let readings = fresh || last == nil ? memory.read() : last {
             state.withLock { $0.lastReadings = readings }
+            var memory = Int.max
             if let admission = rules.memoryFree {
-                more = min(more, admit(admission, readings, running: running, claiming: claiming, active: active, stoppedBefore))
+                memory = admit(admission, readings, running: running, claiming: claiming, active: active, stoppedBefore)
             }
             if let suspension = rules.suspension {
                 suspend(suspension, readings, active: active, suspended: suspended, now: now)
-                more = min(more, suspension.more(available: readings.available, claiming: claiming, suspended: suspended.count))
+                memory = min(
+                    memory, suspension.more(available: readings.available, claiming: claiming, suspended: suspended.count))
+            }
+            if memory <= more { (more, limit) = (memory, "memory") }
+        }
+        let held = more != .max && running + more < min(width, running + pool.queued)
+        state.withLock { state in
+            if held, state.heldSince == nil { (state.heldSince, state.heldFor) = (now, limit) }
+            if !held, let since = state.heldSince {
+                state.heldBefore += now - since
+                state.heldSince = nil
             }
         }
         pool.setWidth(more == .max ? width : min(width, running + more), allowingNone: true)
@@ -145,7 +163,7 @@ final class AdmissionGuard: Sendable {
             guard let oldest = suspended.min(by: { $0.since < $1.since }) else { return }
             state.withLock { state in
                 if let since = state.suspended.removeValue(forKey: oldest.slot) {
-                    state.suspendedTime[oldest.slot, default: .zero] += now - since
+                    state.times[oldest.slot, default: .none].suspended += now - since
                 }
             }
             oldest.run?.signal(SIGCONT)
@@ -154,11 +172,16 @@ final class AdmissionGuard: Sendable {
     }
 
     /// A job is starting in `slot`: from now on it claims its memory (on the thread that starts it,
-    /// before the next ``update(fresh:)`` can count it).
+    /// before the next ``update(fresh:)`` can count it). It waited what admission held starts back
+    /// since the last start.
     func starting(slot: Int) {
+        let now = ContinuousClock.now
         state.withLock { state in
-            state.running.append(Started(slot: slot, since: .now))
-            state.suspendedTime[slot] = nil
+            state.running.append(Started(slot: slot, since: now))
+            let waited = state.heldBefore + (state.heldSince.map { now - $0 } ?? .zero)
+            state.times[slot] = AdmissionTimes(waited: waited, waitedFor: waited > .zero ? state.heldFor : "")
+            state.heldBefore = .zero
+            if state.heldSince != nil { state.heldSince = now }
         }
     }
 
@@ -174,16 +197,15 @@ final class AdmissionGuard: Sendable {
         state.withLock { state in
             state.running.removeAll { $0.slot == slot }
             if let since = state.suspended.removeValue(forKey: slot) {
-                state.suspendedTime[slot, default: .zero] += .now - since
+                state.times[slot, default: .none].suspended += .now - since
             }
             return state.evicted.remove(slot) != nil
         }
     }
 
-    /// How long the job that ended in `slot` was suspended; asked once, before the slot is given
-    /// again.
-    func takeSuspendedTime(slot: Int) -> Duration {
-        state.withLock { $0.suspendedTime.removeValue(forKey: slot) } ?? .zero
+    /// What admission cost the job that ended in `slot`; asked once, before the slot is given again.
+    func takeTimes(slot: Int) -> AdmissionTimes {
+        state.withLock { $0.times.removeValue(forKey: slot) } ?? .none
     }
 
     /// No more checks.

@@ -31,9 +31,9 @@ protocol Launcher: Sendable {
     func judge(
         _ result: CommandResult, at placement: Placement, refusals: Int, stopping: Bool,
         verdict: @escaping @Sendable (AttemptVerdict) -> Void)
-    /// How long the attempt that ended at `placement` was suspended (``AttemptVerdict/stands``
+    /// What admission cost the attempt that ended at `placement` (``AttemptVerdict/stands``
     /// given); asked once.
-    func suspendedTime(at placement: Placement) -> Duration
+    func admissionTimes(at placement: Placement) -> AdmissionTimes
     /// Runs `body` when the engine's current turn is over (at once on another thread).
     func afterThisTurn(_ body: @escaping @Sendable () -> Void)
     /// Processes of this run still running.
@@ -65,7 +65,7 @@ enum AttemptVerdict: Sendable, Equatable {
 extension Launcher {
     func started(_ run: CommandRun, at placement: Placement) {}
 
-    func suspendedTime(at placement: Placement) -> Duration { .zero }
+    func admissionTimes(at placement: Placement) -> AdmissionTimes { .none }
 
     /// The verdict on an attempt whose spawn the system refused for lack of processes or
     /// descriptors (``SpawnRefusal``): fewer at once, said once, and again; `nil` for any other end,

@@ -71,8 +71,8 @@ final class LocalLauncher: Launcher {
         verdict(spawnRefusal(result, refusals: refusals, stopping: stopping, notices: notices) ?? .stands)
     }
 
-    func suspendedTime(at placement: Placement) -> Duration {
-        admission?.takeSuspendedTime(slot: placement.seat.slot) ?? .zero
+    func admissionTimes(at placement: Placement) -> AdmissionTimes {
+        admission?.takeTimes(slot: placement.seat.slot) ?? .none
     }
 
     func afterThisTurn(_ body: @escaping @Sendable () -> Void) { ProcessEngine.shared.afterThisTurn(body) }
