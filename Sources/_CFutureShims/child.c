@@ -54,6 +54,30 @@ fail:
     return -1;
 }
 
+int fc_pipe_for_child_feed(int fds[2], size_t expected) {
+    if (pipe2(fds, O_CLOEXEC) != 0) return -1;
+    if (fcntl(fds[1], F_SETFL, O_NONBLOCK) != 0) {
+        int saved = errno;
+        close(fds[0]);
+        close(fds[1]);
+        errno = saved;
+        return -1;
+    }
+    // Best effort: a system that refuses (pipe-max-size, pipe-user-pages-soft) keeps 64 KiB.
+    if (expected > 65536) (void)fcntl(fds[1], F_SETPIPE_SZ, (int)(expected < (1 << 20) ? expected : (1 << 20)));
+    return 0;
+}
+
+ssize_t fc_splice_from_file(int file, int64_t *offset, int pipe, size_t count) {
+    loff_t position = (loff_t)*offset;
+    ssize_t moved;
+    do {
+        moved = splice(file, &position, pipe, NULL, count, SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+    } while (moved < 0 && errno == EINTR);
+    if (moved > 0) *offset = (int64_t)position;
+    return moved;
+}
+
 int fc_has_exited(pid_t pid) {
     siginfo_t info;
     info.si_pid = 0;

@@ -8,7 +8,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-const uint32_t FC_EPOLLIN = EPOLLIN, FC_EPOLLHUP = EPOLLHUP, FC_EPOLLONESHOT = EPOLLONESHOT;
+const uint32_t FC_EPOLLIN = EPOLLIN, FC_EPOLLOUT = EPOLLOUT, FC_EPOLLHUP = EPOLLHUP, FC_EPOLLONESHOT = EPOLLONESHOT;
 
 int fc_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 

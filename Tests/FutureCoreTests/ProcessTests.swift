@@ -327,6 +327,49 @@ private func groupIsAlive(_ group: Int32) -> Bool {
         large.input = .bytesThenHeldOpen(Array(repeating: 0x61, count: 300_000))
         #expect(String(decoding: large.run().value.stdout.bytes(), as: UTF8.self) == "300000\n124\n")
     }
+
+    @Test func fedBytesArriveWholeThenTheEnd() {
+        // More than any pipe holds: the engine writes as the child reads, then closes.
+        let bytes = (0..<(5 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var command = sh("cksum")
+        command.input = .bytes(bytes)
+        let output = command.run().value.stdout.bytes()
+        // Compared with what cksum makes of the same bytes from a file.
+        let scratch = Scratch()
+        let file = scratch.file("bytes")
+        let descriptor = open(file, O_WRONLY | O_CREAT, 0o644)
+        #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
+        close(descriptor)
+        #expect(output == sh("cksum < \(file)").run().value.stdout.bytes())
+        #expect(String(decoding: output, as: UTF8.self).hasSuffix(" \(5 << 20)\n"))
+        // Several at once, each its own bytes, from the one loop thread.
+        let runs = (0..<8).map { index -> Future<CommandResult> in
+            var each = sh("wc -c")
+            each.input = .bytes(Array(repeating: UInt8(0x30 + index), count: 300_000 * (index + 1)))
+            return each.run()
+        }
+        #expect(
+            runs.map { String(decoding: $0.value.stdout.bytes(), as: UTF8.self) } == (1...8).map { "\(300_000 * $0)\n" })
+    }
+
+    @Test func aChildThatStopsReadingEndsAsItsStatusSays() {
+        var command = sh("head -c 10 > /dev/null; exit 3", timeout: .seconds(20))
+        command.input = .bytes(Array(repeating: 0x61, count: 8 << 20))
+        #expect(command.run().value.status == .exited(3))
+    }
+
+    @Test func aFileRangeReachesTheChildThroughTheKernel() throws {
+        let scratch = Scratch()
+        scratch.write("data", "0123456789abcdefghij")
+        var command = sh("cat")
+        command.input = .fileRange(path: Array(scratch.file("data").utf8), offset: 3, length: 10)
+        #expect(command.run().value.stdout.bytes() == Array("3456789abc".utf8))
+        // Past the file's end: what it has.
+        command.input = .fileRange(path: Array(scratch.file("data").utf8), offset: 15, length: 100)
+        #expect(command.run().value.stdout.bytes() == Array("fghij".utf8))
+        command.input = .fileRange(path: Array(scratch.file("missing").utf8), offset: 0, length: 1)
+        #expect(command.run().value.status == .failedToStart(errno: ENOENT))
+    }
 }
 
 @Suite struct GuardianTables {

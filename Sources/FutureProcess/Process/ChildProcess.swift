@@ -8,7 +8,7 @@ import _CFutureShims
 // orders those writes before every later read); from then on the `var`s are read and written only
 // on the engine's loop thread. The `let`s are Sendable.
 final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
-    enum Stream: UInt64 { case exit = 0, stdout = 1, stderr = 2 }
+    enum Stream: UInt64 { case exit = 0, stdout = 1, stderr = 2, input = 3 }
 
     let id: UInt64
     let command: Command
@@ -20,9 +20,11 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
     var exitDescriptor: Int32 = -1
     var stdoutDescriptor: Int32 = -1
     var stderrDescriptor: Int32 = -1
-    /// Our end of the child's input pipe (``Command/Input/bytesThenHeldOpen(_:)``), closed when the
-    /// command finishes; -1 for `/dev/null`.
+    /// Our end of the child's input pipe, closed when the command finishes (or, when the engine
+    /// feeds it, once all is written); -1 for `/dev/null`.
     var inputDescriptor: Int32 = -1
+    /// What the engine still writes into the input pipe, if it feeds it.
+    var feed: InputFeed?
     let startInstant = ContinuousClock.now
     var startTime: Double = 0
 
@@ -34,7 +36,7 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
     /// The child's entry in the guardian's table, if it is guarded.
     var guardianEntry: Int32?
     /// A bit per ``Stream`` whose descriptor is watched and armed (one-shot, see
-    /// ``EventPoller/watchOnce(_:token:)``): its event has not been reported since it was armed.
+    /// ``EventPoller/watchOnce(_:token:forWriting:)``): its event has not been reported since it was armed.
     private var armedStreams: UInt8 = 0
 
     init(id: UInt64, command: Command) {
@@ -56,13 +58,18 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         program: String, stdin nullInput: Int32, environment: SpawnEnvironment, pipes: PipeReserve, resetSignals: [Int32]
     ) -> Int32? {
         var stdin = nullInput
-        if case .bytesThenHeldOpen(let bytes) = command.input {
-            var fds: [Int32] = [-1, -1]
+        var fds: [Int32] = [-1, -1]
+        switch command.input {
+        case .nullDevice: break
+        case .bytesThenHeldOpen(let bytes):
             guard bytes.withUnsafeBufferPointer({ fc_pipe_for_child_input(&fds, $0.baseAddress, $0.count) }) == 0 else {
                 return errno
             }
-            stdin = fds[0]
-            inputDescriptor = fds[1]
+            (stdin, inputDescriptor) = (fds[0], fds[1])
+        case .bytes, .fileRange:
+            do { feed = try InputFeed(command.input) } catch { return error.errno }
+            guard fc_pipe_for_child_feed(&fds, feed?.expectedCount ?? 0) == 0 else { return closeInput(errno) }
+            (stdin, inputDescriptor) = (fds[0], fds[1])
         }
         defer { if stdin != nullInput { close(stdin) } }
         guard let out = pipes.take() else { return closeInput(errno) }
@@ -103,15 +110,20 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         return nil
     }
 
-    /// Closes our end of the input pipe after a failed spawn; returns `error`.
+    /// Closes our end of the input pipe, and lets go of what was left to feed, after a failed
+    /// spawn; returns `error`.
     private func closeInput(_ error: Int32) -> Int32 {
         if inputDescriptor >= 0 { close(inputDescriptor) }
         inputDescriptor = -1
+        endFeed()
         return error
     }
 
-    /// Closes our end of the input pipe: the child (or what is left of its group) reads its end.
-    func closeInput() { _ = closeInput(0) }
+    /// Lets go of what was left to feed into the input pipe (engine thread, once the pipe is closed).
+    func endFeed() {
+        feed?.close()
+        feed = nil
+    }
 
     /// Whether the child has exited and waits to be reaped (checked without reaping it, so its group
     /// id stays ours). Never blocks. ``hasExited`` says whether it has been reaped.
@@ -144,6 +156,7 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         case .exit: exitDescriptor
         case .stdout: stdoutDescriptor
         case .stderr: stderrDescriptor
+        case .input: inputDescriptor
         }
     }
 
@@ -161,6 +174,7 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         case .exit: exitDescriptor = -1
         case .stdout: stdoutDescriptor = -1
         case .stderr: stderrDescriptor = -1
+        case .input: inputDescriptor = -1
         }
         return fd
     }

@@ -17,6 +17,16 @@ public struct Command: Sendable {
         /// process dies first (its end of the pipe closes with it, even on SIGKILL). A remote
         /// command uses that to learn that its caller is gone. At most about 1 MiB of bytes.
         case bytesThenHeldOpen([UInt8])
+        /// A pipe the engine fills with these bytes as the child reads them, then closes: the child
+        /// reads them and then the end of input. Written by the engine's thread as the pipe drains
+        /// (no thread of its own); held until the command finishes. A child that exits without
+        /// reading them all ends as its status says.
+        case bytes([UInt8])
+        /// A pipe the engine fills with `length` bytes of the file at `path` from byte `offset` on,
+        /// through the kernel (`splice`: the bytes never pass through this process's memory), then
+        /// closes. A file shorter than that gives what it has. The file is opened at the spawn: a
+        /// file that cannot be opened fails the spawn with its errno.
+        case fileRange(path: [UInt8], offset: Int, length: Int)
     }
 
     /// `argv` as bytes: the program (a path, or a name looked up in `PATH`) and its arguments.

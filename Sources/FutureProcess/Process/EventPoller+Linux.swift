@@ -33,13 +33,14 @@ struct EventPoller: ~Copyable {
     /// Watches `fd` for its next readiness only (`EPOLLONESHOT`): once reported, `fd` is disarmed
     /// until ``rearm(_:token:)``. A disarmed descriptor may be closed without ``unwatch(_:)``: it
     /// reports nothing even while a copy of it lives on in a child being spawned. Any thread.
-    func watchOnce(_ fd: Int32, token: UInt64) {
-        _ = fc_epoll_add(epoll, fd, FC_EPOLLIN | FC_EPOLLONESHOT, token)
+    /// `forWriting`: for room to write (a pipe's write end), not for something to read.
+    func watchOnce(_ fd: Int32, token: UInt64, forWriting: Bool = false) {
+        _ = fc_epoll_add(epoll, fd, (forWriting ? FC_EPOLLOUT : FC_EPOLLIN) | FC_EPOLLONESHOT, token)
     }
 
-    /// Arms a ``watchOnce(_:token:)`` descriptor again, for its next readiness. Any thread.
-    func rearm(_ fd: Int32, token: UInt64) {
-        _ = fc_epoll_modify(epoll, fd, FC_EPOLLIN | FC_EPOLLONESHOT, token)
+    /// Arms a ``watchOnce(_:token:forWriting:)`` descriptor again, for its next readiness. Any thread.
+    func rearm(_ fd: Int32, token: UInt64, forWriting: Bool = false) {
+        _ = fc_epoll_modify(epoll, fd, (forWriting ? FC_EPOLLOUT : FC_EPOLLIN) | FC_EPOLLONESHOT, token)
     }
 
     /// Stops watching `fd`; call before closing it unless it is a disarmed one-shot descriptor.

@@ -135,15 +135,18 @@ public final class ProcessEngine: Sendable {
         // descriptor's number for another pipe). After publishing only the loop touches the child.
         let (exit, stdout, stderr) = (child.exitDescriptor, child.stdoutDescriptor, child.stderrDescriptor)
         let hasExitDescriptor = exit >= 0
+        let feeds = child.feed != nil
         if hasExitDescriptor { child.setArmed(.exit, true) }
         child.setArmed(.stdout, true)
         child.setArmed(.stderr, true)
+        if feeds { child.setArmed(.input, true) }
         child.guardianEntry = guardian.withLock { $0 }?.watch(child.pid)
         processes.withLock { table in
             table[id] = child
             if hasExitDescriptor { poller.watchOnce(exit, token: child.token(.exit)) }
             poller.watchOnce(stdout, token: child.token(.stdout))
             poller.watchOnce(stderr, token: child.token(.stderr))
+            if feeds { poller.watchOnce(child.inputDescriptor, token: child.token(.input), forWriting: true) }
         }
         if exitWatcher.kind == .childSignal {
             exitWatcher.childPublished()
@@ -211,6 +214,10 @@ public final class ProcessEngine: Sendable {
         _ = fc_request_short_slice(100_000)
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
         OSThread.markNonBlocking()
+        // A child's input pipe whose reader is gone then fails a write with EPIPE, which
+        // ``feedInput(_:)`` handles, instead of signalling this process.
+        var brokenPipe = SIGPIPE
+        _ = fc_block_signals(&brokenPipe, 1)
         let capacity = 256
         let tokens = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
         let events = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
@@ -248,6 +255,7 @@ public final class ProcessEngine: Sendable {
                 case .exit: handleExit(child, buffer)
                 case .stdout: readStream(child, .stdout, buffer, events: events[index])
                 case .stderr: readStream(child, .stderr, buffer, events: events[index])
+                case .input: feedInput(child)
                 case nil: break
                 }
             }
@@ -383,11 +391,25 @@ public final class ProcessEngine: Sendable {
         }
     }
 
+    /// Writes what the child's input pipe takes of what is left to feed it; closes the pipe once all
+    /// is written (the child reads its end) or its reader is gone. A child that stops reading keeps
+    /// only its pipe's worth in flight: the rest waits here until the pipe drains.
+    private func feedInput(_ child: ChildProcess) {
+        let fd = child.inputDescriptor
+        guard fd >= 0, child.feed != nil else { return }
+        switch child.feed!.write(to: fd) {
+        case .wouldBlock: watchAgain(child, .input)
+        case .done, .stopped:
+            release(child, .input)
+            child.endFeed()
+        }
+    }
+
     /// Arms the descriptor for `stream` again if its event has been reported.
     private func watchAgain(_ child: ChildProcess, _ stream: ChildProcess.Stream) {
         guard !child.isArmed(stream) else { return }
         child.setArmed(stream, true)
-        poller.rearm(child.descriptor(stream), token: child.token(stream))
+        poller.rearm(child.descriptor(stream), token: child.token(stream), forWriting: stream == .input)
     }
 
     /// Closes the child's descriptor for `stream`, taking it out of the epoll set first if it is
@@ -419,7 +441,8 @@ public final class ProcessEngine: Sendable {
         release(child, .exit)
         release(child, .stdout)
         release(child, .stderr)
-        child.closeInput()
+        release(child, .input)
+        child.endFeed()
         if let entry = child.guardianEntry { guardian.withLock { $0 }?.forget(entry) }
         child.promise.succeed(child.result())
         afterThisTurn {

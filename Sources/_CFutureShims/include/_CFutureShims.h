@@ -41,6 +41,18 @@ int fc_pipe_for_child_output(int fds[_Nonnull 2]);
 /// errno, and then no descriptor is left open.
 int fc_pipe_for_child_input(int fds[_Nonnull 2], const uint8_t *_Nullable bytes, size_t count);
 
+/// A close-on-exec pipe for a child's input that this process fills as the child reads: fds[0] is
+/// the child's, fds[1] ours, non-blocking. For `expected` bytes over 64 KiB the pipe is enlarged
+/// (to at most 1 MiB, as far as the system allows), so that a big input costs fewer wake-ups.
+/// 0 or -1 with errno, and then no descriptor is left open.
+int fc_pipe_for_child_feed(int fds[_Nonnull 2], size_t expected);
+
+/// Moves up to `count` bytes of `file` from `*offset` into the non-blocking pipe `pipe` through
+/// the kernel (splice: the page cache's pages, not this process's memory), advancing `*offset`.
+/// Returns the bytes moved, 0 at the file's end, or -1 with errno (EAGAIN: the pipe is full;
+/// EPIPE: its reader is gone).
+ssize_t fc_splice_from_file(int file, int64_t *offset, int pipe, size_t count);
+
 /// pidfd_open(pid, 0) (pidfds are always close-on-exec). -1 with errno where the kernel lacks it.
 int fc_pidfd_open(pid_t pid);
 
@@ -89,7 +101,7 @@ int fc_epoll_modify(int epfd, int fd, uint32_t events, uint64_t token);
 int fc_epoll_remove(int epfd, int fd);
 /// Waits up to `timeout_ms` (-1: forever); fills tokens/events; returns the count, or -1 (EINTR…).
 int fc_epoll_wait(int epfd, uint64_t *tokens, uint32_t *events, int max, int timeout_ms);
-extern const uint32_t FC_EPOLLIN, FC_EPOLLHUP, FC_EPOLLONESHOT;
+extern const uint32_t FC_EPOLLIN, FC_EPOLLOUT, FC_EPOLLHUP, FC_EPOLLONESHOT;
 
 /// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), and a wake-up write / drain read.
 int fc_eventfd(void);
