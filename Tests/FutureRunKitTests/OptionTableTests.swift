@@ -15,7 +15,8 @@ import Testing
         for declaration in OptionDeclaration.all where declaration.value != nil && declaration.longNames[0] != "each" {
             // As a shell splits the example, quotes and all.
             let words = try OptionValue.commandWords(declaration.example, option: declaration.displayName)
-            let arguments = (words + (declaration.longNames[0] == "arg-file" ? [] : ["--each", "echo {}", "x"])).map {
+            let rest = words.contains("--pipe") ? ["wc"] : ["--each", "echo {}", "x"]
+            let arguments = (words + (declaration.longNames[0] == "arg-file" ? [] : rest)).map {
                 Array($0.utf8)
             }
             #expect(throws: Never.self, "\(declaration.example)") { _ = try OptionParser.parse(arguments) }

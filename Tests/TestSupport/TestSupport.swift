@@ -22,6 +22,9 @@ public final class Scratch {
 
     public func read(_ name: String) -> String? { readText(file(name)) }
 
+    /// The file's bytes, or `nil` if it cannot be read.
+    public func readBytes(_ name: String) -> [UInt8]? { readFile(file(name)) }
+
     public func exists(_ name: String) -> Bool { access(file(name), F_OK) == 0 }
 
     /// The names in the directory, without `.` and `..`.
@@ -41,12 +44,17 @@ public final class Scratch {
 
 /// The whole file as text, or `nil` if it cannot be read.
 public func readText(_ path: String) -> String? {
+    readFile(path).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// The whole file's bytes, or `nil` if it cannot be read.
+public func readFile(_ path: String) -> [UInt8]? {
     guard let file = fopen(path, "r") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[0..<count] }
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
 }
 
 /// Shell-quotes one word.

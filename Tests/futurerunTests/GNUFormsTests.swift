@@ -251,7 +251,7 @@ import Testing
     @Test(arguments: [
         (["--plus", "--each", "echo {##} {}", "a"], "{##} (--plus)"), (["-L", "1", "true"], "-L"),
 
-        (["--pipe", "wc"], "--pipe"),
+        (["--pipe", "--round-robin", "wc"], "--round-robin"),
         (["--each", "echo {..}", "a"], "{..} without --plus"),
     ])
     func gnuFormsFuturerunDoesNotDoAreRefusedByName(arguments: [String], names: String) {

@@ -7,7 +7,7 @@ import Glibc
 /// with the number of jobs waiting.
 ///
 /// Pulled from one thread (the scheduler's); ``knownTotal`` may be read from any thread.
-final class JobSource: JobStream {
+final class JobSource: JobOrigin {
     /// The longest command line a job may have: Linux takes at most 128 KiB, its NUL included, as
     /// one argument (MAX_ARG_STRLEN), and a job's line is the one argument after `sh -c`.
     static let commandLimit = 128 * 1024 - 1
@@ -83,6 +83,8 @@ final class JobSource: JobStream {
         columns = options.columnSeparator.map(ColumnSplitter.init)
         var generator: Generator
         switch options.source {
+        case .blocks:
+            preconditionFailure("--pipe's jobs are BlockJobs'")
         case .commands(let commands):
             template = nil
             headerTemplate = nil

@@ -144,6 +144,7 @@ struct OptionParser {
     // MARK: Operands
 
     private func makeSource(operands: [[UInt8]]) throws(UsageError) -> Options.Source {
+        if let mode = parsed.options.pipe { return try blockSource(mode, operands: operands) }
         if let template = parsed.template {
             if operands.isEmpty {
                 let files = parsed.argumentFiles
@@ -182,6 +183,35 @@ struct OptionParser {
             commands.append(Array(segment.joined(separator: [0x20])))
         }
         return .commands(commands)
+    }
+
+    /// `--pipe` and `--pipe-part`: one command, the words given (as GNU parallel joins them), with
+    /// the blocks of stdin, of one `-a FILE`, or of the file `--pipe-part` cuts (`-a FILE` or
+    /// `:::: FILE`).
+    private func blockSource(_ mode: Options.PipeMode, operands: [[UInt8]]) throws(UsageError) -> Options.Source {
+        let option = mode == .stream ? "--pipe" : "--pipe-part"
+        if parsed.template != nil { throw .conflictingOptions(option, "--each (the command takes a block, not arguments)") }
+        var words = operands
+        var files = parsed.argumentFiles
+        if let separator = words.firstIndex(of: Self.fileSeparator) {
+            files += words[(separator + 1)...].map(ArgumentText.decode)
+            words = Array(words[..<separator])
+        }
+        guard !words.isEmpty else {
+            throw .needsOption(
+                option: option, needs: "a command to give each block to", example: "futurerun \(option) wc -l < big.txt")
+        }
+        let separators = [Self.separator, Self.linkedSeparator, Self.linkedFileSeparator]
+        if words.contains(where: separators.contains) {
+            throw .invalidValue(option: option, value: ":::", expected: "one command: each job is that command with its block")
+        }
+        guard files.count <= 1 else { throw .invalidValue(option: option, value: files[1], expected: "one file to cut") }
+        if mode == .fileParts, files.first == nil || files.first == "-" {
+            throw .needsOption(
+                option: "--pipe-part", needs: "-a FILE (a file it can seek in, not stdin)",
+                example: "futurerun --pipe-part -a big.csv wc -l")
+        }
+        return .blocks(Array(words.joined(separator: [0x20])), file: files.first)
     }
 
     /// The lists of `--each`: words up to the first separator, then one list per `:::` and one per
@@ -239,13 +269,14 @@ struct OptionParser {
     private func checkCombinations() throws(UsageError) {
         let options = parsed.options
         if options.shuffle, let resume = options.resume { throw .conflictingOptions("--shuf", resume.option) }
+        try checkPipeCombinations()
         let listCount: Int? =
             switch options.source {
             case .template(_, let lists, _): lists.count
             case .templateLines: 1
-            case .commands, .commandLines: nil
+            case .commands, .commandLines, .blocks: nil
             }
-        if options.maxArguments != 1 {
+        if options.maxArguments != 1, options.pipe == nil {
             guard let listCount else {
                 throw .needsOption(
                     option: "-n/--max-args", needs: "--each TEMPLATE", example: "futurerun -n 10 --each 'echo {}' *.log")
@@ -267,6 +298,40 @@ struct OptionParser {
             }
             guard listCount == 1 else { throw .needsOneList("--colsep") }
             if options.maxArguments != 1 { throw .conflictingOptions("--colsep", "-n/--max-args") }
+        }
+    }
+
+    /// The options of `--pipe` and `--pipe-part`, only with them; theirs that do not go together.
+    private func checkPipeCombinations() throws(UsageError) {
+        let options = parsed.options
+        guard let mode = options.pipe else {
+            let given: [(String, Bool)] = [
+                ("--block", options.blockSize != nil), ("--recend", options.recordEnd != nil),
+                ("--recstart", options.recordStart != nil), ("--regexp", options.recordPatterns),
+                ("--header N", options.headerLines != nil),
+            ]
+            if let (option, _) = given.first(where: \.1) {
+                throw .needsOption(
+                    option: option, needs: "--pipe or --pipe-part", example: "futurerun --pipe --block 10M wc -l < big.txt")
+            }
+            return
+        }
+        let option = mode == .stream ? "--pipe" : "--pipe-part"
+        if options.shuffle { throw .conflictingOptions("--shuf", option) }
+        if options.filling != nil { throw .conflictingOptions("--xargs/-m/-X", option) }
+        if options.columnSeparator != nil { throw .conflictingOptions("--colsep", option) }
+        if options.maxArguments == 0 { throw .invalidValue(option: "-N", value: "0", expected: "at least 1 record a block") }
+        if mode == .fileParts, options.maxArguments != 1 {
+            throw .conflictingOptions("-N", "--pipe-part (it cuts by size, without reading the file through)")
+        }
+        if mode == .fileParts, options.header || options.headerLines != nil {
+            throw .conflictingOptions("--header", "--pipe-part (not supported yet: use --pipe)")
+        }
+        for pattern in [options.recordEnd, options.recordStart].compactMap({ $0 }) where options.recordPatterns {
+            guard RecordBoundary.compiles(pattern) else {
+                throw .invalidValue(
+                    option: "--regexp", value: String(decoding: pattern, as: UTF8.self), expected: "a regular expression")
+            }
         }
     }
 }

@@ -56,16 +56,86 @@ extension OptionDeclaration {
             effect: { parsed, _ throws(UsageError) in parsed.options.plus = true }),
         .init(
             ["header"], value: .text(":"), example: "--header :", section: .input,
-            help: ["the first line names --colsep's columns (or each ::: list its first word): {name}"],
+            help: [
+                "the first line names --colsep's columns (or each ::: list its first word): {name}",
+                "with --pipe, the first line (or N lines: --header 2) heads every block",
+            ],
             manual: """
-                With `:` (the one form taken): the first input line, split by `--colsep`, names the \
-                columns, or each `:::` list's first word names that list; `{name}` in the template \
-                is then that column or list, as in GNU parallel's `--header :`.
+                With `:`: the first input line, split by `--colsep`, names the columns, or each `:::` \
+                list's first word names that list; `{name}` in the template is then that column or \
+                list, as in GNU parallel's `--header :`. With `--pipe`, the first line (`:`) or the \
+                first N lines (a number) of the input head every block, as in GNU parallel.
                 """,
             effect: { parsed, value throws(UsageError) in
-                guard value == ":" else { throw .invalidValue(option: "--header", value: value!, expected: ":") }
-                parsed.options.header = true
+                if value == ":" {
+                    parsed.options.header = true
+                } else if let lines = Int(value!), lines >= 0 {
+                    parsed.options.headerLines = lines
+                } else {
+                    throw .invalidValue(option: "--header", value: value!, expected: ": or, with --pipe, a number of lines")
+                }
             }),
+        .init(
+            ["pipe", "spreadstdin"], example: "--pipe", section: .input,
+            help: ["cut stdin into blocks (--block, default 1M) at record ends; each block one job's stdin"],
+            manual: """
+                Cut the input (stdin, or one `-a FILE`) into blocks of about `--block` bytes that end \
+                at a record's end, and run the command once per block with the block on its stdin, as \
+                GNU parallel's `--pipe`: `futurerun --pipe wc -l < big.txt`. The command is the words \
+                given, joined (no `:::`); `{#}` is the block's number and `{%}` its slot. Output, \
+                reports, retries (with the same block), `--timeout` and `--halt` work as for every job. \
+                At most about 2 x `--block` x `-j` bytes are held at once, whatever the input's size. \
+                An empty input runs no job.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.pipe = .stream }),
+        .init(
+            ["pipe-part", "pipepart"], example: "--pipe-part -a big.csv", section: .input,
+            help: ["as --pipe over -a FILE, each job reading its part of the file through the kernel"],
+            manual: """
+                As `--pipe`, over the file of `-a FILE` (or `:::: FILE`), which must be seekable: the \
+                cuts are found by reading a little at each block border, and each job's part goes from \
+                the file to its stdin through the kernel (`splice`), never through futurerun's memory. \
+                Not with `-N` or `--header`.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.pipe = .fileParts }),
+        .init(
+            ["block", "block-size"], value: .text("SIZE"), example: "--pipe --block 10M", section: .input,
+            help: ["with --pipe: blocks of about SIZE bytes (K, M, G; default 1M): --block 10M"],
+            manual: """
+                With `--pipe` or `--pipe-part`, cut blocks of about SIZE bytes (default 1M), with GNU \
+                parallel's suffixes (`K` `M` `G` powers of 1024, `k` `m` `g` of 1000). A block ends at \
+                the last record end within SIZE, or, for a record longer than SIZE, at its end.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                let size = try OptionValue.byteSize(value!, option: "--block")
+                guard size > 0 else { throw .invalidValue(option: "--block", value: value!, expected: "a size over 0, as 10M") }
+                parsed.options.blockSize = size
+            }),
+        .init(
+            ["recend"], value: .text("STR"), example: "--pipe --recend ';'", section: .input,
+            help: ["with --pipe: records end with STR (default newline; '' with --recstart alone)"],
+            manual: """
+                With `--pipe`: records end with STR, and blocks are cut only right after one. The \
+                default is a newline, unless `--recstart` alone is given; `--recend ''` with no \
+                `--recstart` cuts anywhere. Backslash escapes `\\n`, `\\t`, `\\0` and `\\\\` are read as bytes.
+                """,
+            effect: { parsed, value throws(UsageError) in parsed.options.recordEnd = OptionValue.escapedBytes(value!) }),
+        .init(
+            ["recstart"], value: .text("STR"), example: "--pipe --recstart '>'", section: .input,
+            help: ["with --pipe: records start with STR; blocks are cut only before one: --recstart '>'"],
+            manual: """
+                With `--pipe`: records start with STR, and blocks are cut only right before one (and \
+                after `--recend`, when both are given, as GNU parallel does). Escapes as for `--recend`.
+                """,
+            effect: { parsed, value throws(UsageError) in parsed.options.recordStart = OptionValue.escapedBytes(value!) }),
+        .init(
+            ["regexp"], example: "--regexp", section: .input,
+            help: ["with --pipe: --recend and --recstart are regular expressions"],
+            manual: """
+                With `--pipe`: `--recend` and `--recstart` are regular expressions (Swift's, which \
+                read as Perl's but for its own extensions), matched against the bytes read.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.recordPatterns = true }),
         .init(
             ["shuf"], example: "--shuf", section: .input,
             help: ["run the jobs in a random order (the input is read whole first)"],

@@ -31,6 +31,25 @@ enum OptionValue {
 
     /// A size in bytes as GNU parallel reads it: a number (fractions too) and a suffix, `K` `M` `G`
     /// `T` `P` (and `Ki` … `Pi`, any case) powers of 1024, `k` `m` `g` `t` `p` powers of 1000.
+    /// `text` as bytes, with the escapes `\\n`, `\\t`, `\\r`, `\\0` and `\\\\` read as the bytes they
+    /// stand for (a separator on the command line, as GNU parallel's `--recend '\\n'`).
+    static func escapedBytes(_ text: String) -> [UInt8] {
+        let escapes: [UInt8: UInt8] = [0x6E: 0x0A, 0x74: 0x09, 0x72: 0x0D, 0x30: 0, 0x5C: 0x5C]
+        var bytes: [UInt8] = []
+        var escaping = false
+        for byte in ArgumentText.bytes(text) {
+            if escaping, let meant = escapes[byte] {
+                bytes.append(meant)
+            } else if escaping {
+                bytes += [0x5C, byte]
+            } else if byte != 0x5C {
+                bytes.append(byte)
+            }
+            escaping = !escaping && byte == 0x5C
+        }
+        return escaping ? bytes + [0x5C] : bytes
+    }
+
     static func byteSize(_ text: String, option: String) throws(UsageError) -> Int {
         let digits = text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
         var suffix = String(text.dropFirst(digits.count))

@@ -36,7 +36,27 @@ struct Options: Sendable, Equatable {
         case template([UInt8], lists: [ArgumentList], linked: Set<Int>)
         /// A template with arguments read one per line (or NUL-separated) from a file (`nil`: stdin).
         case templateLines([UInt8], file: String?)
+        /// `--pipe`, `--pipe-part`: one command, run once per block of the input (a file, `nil`:
+        /// stdin), the block on its stdin.
+        case blocks([UInt8], file: String?)
     }
+
+    /// `--pipe` or `--pipe-part`, and how blocks are cut (``RecordBoundary``).
+    var pipe: PipeMode?
+    enum PipeMode: Sendable, Equatable {
+        /// `--pipe`: blocks read from the input and fed to each job.
+        case stream
+        /// `--pipe-part`: byte ranges of a file, each read by its job through the kernel.
+        case fileParts
+    }
+    /// `--block`: about this many bytes a block.
+    var blockSize: Int?
+    var recordEnd: [UInt8]?
+    var recordStart: [UInt8]?
+    /// `--regexp`: `--recend` and `--recstart` are patterns.
+    var recordPatterns = false
+    /// `--header N` with `--pipe`: the first N lines head every block.
+    var headerLines: Int?
 
     var source: Source = .commandLines(file: nil)
     var jobs: Jobs = .cpus

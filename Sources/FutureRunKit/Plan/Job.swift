@@ -1,3 +1,5 @@
+import FutureProcess
+
 /// One job: its number in input order, its label, and how to make its command line.
 struct Job: Sendable {
     enum Body: Sendable {
@@ -29,7 +31,14 @@ struct Job: Sendable {
     var tag: String { tagString ?? name }
     let tagString: String?
 
-    init(number: Int, name: String, header: JobHeader? = nil, body: Body, tagString: String? = nil) {
+    /// What the job reads on stdin: `/dev/null`, or with `--pipe` its block.
+    let input: Command.Input
+
+    init(
+        number: Int, name: String, header: JobHeader? = nil, body: Body, tagString: String? = nil,
+        input: Command.Input = .nullDevice
+    ) {
+        self.input = input
         self.number = number
         self.name = header?.name ?? name
         self.label = Job.shorten(self.name)

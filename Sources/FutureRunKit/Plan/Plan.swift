@@ -49,9 +49,13 @@ struct Plan {
         let environment = facts.environment
         let inputDescriptor = try Self.openInput(options.source)
         let (selection, selectionNotices) = try Self.selection(options, environment: environment)
-        source = JobPipeline(
-            try JobSource(options: options, input: inputDescriptor, spreadOver: options.jobs.width(cpus: facts.cpus)),
-            selection: selection)
+        let origin: any JobOrigin =
+            if case .blocks(let command, let file) = options.source {
+                try BlockJobs(command: command, file: file, input: inputDescriptor ?? 0, options: options)
+            } else {
+                try JobSource(options: options, input: inputDescriptor, spreadOver: options.jobs.width(cpus: facts.cpus))
+            }
+        source = JobPipeline(origin, selection: selection)
         startNotices = selectionNotices + [source.shardNotice].compactMap { $0 }
 
         let hosts = try Self.hosts(options)
@@ -184,7 +188,7 @@ struct Plan {
     private static func openInput(_ source: Options.Source) throws(UsageError) -> Int32? {
         let file: String?
         switch source {
-        case .commandLines(let path), .templateLines(_, let path): file = path
+        case .commandLines(let path), .templateLines(_, let path), .blocks(_, let path): file = path
         case .commands, .template: return nil
         }
         guard let path = file, path != "-" else { return 0 }

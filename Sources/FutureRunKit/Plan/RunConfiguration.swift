@@ -56,7 +56,9 @@ struct RunConfiguration {
             shell: options.shell, timeout: options.timeout, grace: options.grace, retries: options.retries,
             halt: options.halt, delay: options.delay, workingDirectory: options.workingDirectory,
             // Hosts add slots as they connect, and -j FILE as it is written: room for the most.
-            window: (hostCount == 0 && !widthMayGrow ? min(width, 4096) : 4096) * 2 + 64)
+            // A block of --pipe is held while its job is in the window: one per slot, and the next.
+            window: options.pipe != nil
+                ? min(width, 4096) + 1 : (hostCount == 0 && !widthMayGrow ? min(width, 4096) : 4096) * 2 + 64)
 
         let environment = facts.environment
         colors = Style.wantsColor(options.color, isTerminal: facts.stderrIsTerminal, environment: environment)

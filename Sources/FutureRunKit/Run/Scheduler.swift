@@ -319,6 +319,7 @@ final class Scheduler: Sendable {
         command.workingDirectoryBytes = settings.workingDirectory.map(ArgumentText.bytes)
         command.timeout = settings.timeout
         command.gracePeriod = settings.grace
+        command.input = job.input
         return command
     }
 }

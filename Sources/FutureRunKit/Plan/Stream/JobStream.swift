@@ -7,18 +7,27 @@ protocol JobStream: Sendable {
     func next() -> Job?
 }
 
-/// A run's jobs, as the scheduler and the printer take them: the ``JobSource`` makes them from the
+/// Where a run's jobs are made: ``JobSource`` from commands, arguments and input lines;
+/// ``BlockJobs`` from blocks of the input (`--pipe`).
+protocol JobOrigin: JobStream {
+    /// The number of jobs, once known. Any thread.
+    var knownTotal: Int? { get }
+    /// A read error on the input, if reading stopped because of one.
+    var readError: Int32? { get }
+}
+
+/// A run's jobs, as the scheduler and the printer take them: the ``JobOrigin`` makes them from the
 /// input; ``NamedJobs`` checks each name and what it waits for; ``ShardedJobs`` keeps this node's
 /// shard; ``ResumedJobs`` leaves out what `--resume` skips.
 final class JobPipeline: JobStream {
-    private let source: JobSource
+    private let source: any JobOrigin
     private let head: any JobStream
     private let resumed: ResumedJobs?
     /// Said once at the start, with `--shard`: which share this node runs.
     let shardNotice: String?
 
     /// Builds the stages `selection` asks for; with `--shard`, reads the whole input now.
-    init(_ source: JobSource, selection: JobSelection) {
+    init(_ source: any JobOrigin, selection: JobSelection) {
         self.source = source
         var head: any JobStream = NamedJobs(source)
         if let shard = selection.shard {

@@ -1,0 +1,84 @@
+import Glibc
+
+/// `--pipe-part`'s blocks: byte ranges of a seekable file that end at record boundaries, found by
+/// reading a little at each border (64 KiB, more for a longer record) instead of the whole file.
+/// Each range goes to its job through the kernel (``FutureProcess/Command/Input/fileRange(path:offset:length:)``).
+/// Used by one thread at a time (``BlockJobs``' lock).
+struct FileParts {
+    private let descriptor: Int32
+    private let boundary: RecordBoundary
+    private let size: Int
+    private let fileSize: Int
+    private var offset = 0
+    private(set) var readError: Int32?
+
+    /// Fails with the errno when the file cannot be examined.
+    init(descriptor: Int32, boundary: RecordBoundary, size: Int) throws(FilePartsError) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .unreadable(errno) }
+        guard info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFBLK else { throw .notSeekable }
+        self.descriptor = descriptor
+        self.boundary = boundary
+        self.size = size
+        fileSize = Int(info.st_size)
+    }
+
+    /// The next part, `nil` once the file is covered (an empty file has none).
+    mutating func next() -> (offset: Int, length: Int)? {
+        guard offset < fileSize else { return nil }
+        let start = offset
+        let border = start + size
+        let end = border >= fileSize ? fileSize : cut(after: border, from: start)
+        offset = end
+        return (start, end - start)
+    }
+
+    /// Where the part from `start` ends, as ``StreamBlocks`` cuts the same bytes: at the last
+    /// boundary within `border`, read backwards from it in growing windows; for a record that runs
+    /// past the border, at the first boundary after it; the file's end when there is none.
+    private mutating func cut(after border: Int, from start: Int) -> Int {
+        var window = 64 * 1024
+        while true {
+            let origin = max(start, border - window)
+            let ahead = min(boundary.lookahead, fileSize - border)
+            guard let bytes = read(from: origin, count: border - origin + ahead) else { return fileSize }
+            let found = bytes.withUnsafeBytes { boundary.lastCut(in: $0, atMost: border - origin) }
+            if let found { return origin + found }
+            if origin == start { break }
+            window *= 2
+        }
+        // Forwards from a little before the border, so that a record's end may straddle it.
+        let lead = min(border - start - 1, max(boundary.end.count, 1) + 256)
+        let origin = border - lead
+        window = 64 * 1024
+        while true {
+            guard let bytes = read(from: origin, count: min(window, fileSize - origin)) else { return fileSize }
+            let found = bytes.withUnsafeBytes { boundary.firstCut(in: $0, from: lead) }
+            if let found { return origin + found }
+            if origin + bytes.count >= fileSize { return fileSize }
+            window *= 2
+        }
+    }
+
+    /// `count` bytes of the file from `origin` (fewer at its end); `nil` on a read error, recorded.
+    private mutating func read(from origin: Int, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let now = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + got, count - got, off_t(origin + got)) }
+            if now < 0, errno == EINTR { continue }
+            if now < 0 {
+                readError = errno
+                return nil
+            }
+            if now == 0 { break }
+            got += now
+        }
+        return Array(bytes[..<got])
+    }
+}
+
+enum FilePartsError: Error {
+    case unreadable(Int32)
+    case notSeekable
+}
