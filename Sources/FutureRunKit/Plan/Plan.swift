@@ -98,6 +98,8 @@ struct Plan {
             if let reserve { try Self.checkMemorySize(reserve, option: option, hosts: hosts.count) }
         }
         if options.load != nil, !hosts.isEmpty { throw .conflictingOptions("--load", "-S/--hosts-file") }
+        // A remote job's stdin carries its command (``RemoteHost``): no room for a block there.
+        if options.pipe != nil, !hosts.isEmpty { throw .conflictingOptions("--pipe", "-S/--hosts-file (not supported yet)") }
 
         var reportOptions = options
         reportOptions.jobLog = configuration.jobLog
