@@ -277,8 +277,10 @@ import Testing
         let options = Self.gnuManPageOptions()
         #expect(
             options.count > 150, "GNU parallel's man page is needed (.ci/run installs parallel): \(options.count) options read")
+        // In a directory of its own: an option that takes a file (`--joblog`, `--results`) writes `true`.
+        let scratch = Scratch()
         for option in options {
-            let run = futurerun([option, "true"])
+            let run = futurerun([option, "true"], directory: scratch.path)
             #expect(!run.err.contains("unknown option"), "\(option): \(run.err)")
             if run.status == 255 && run.err.contains("GNU parallel's") { #expect(run.errLines.count == 1) }
         }
