@@ -20,7 +20,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
-.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall bench bench-quick bench-deps bench-remote clean
+.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall bench bench-quick bench-deps bench-remote bench-pipe clean
 
 all: build
 
@@ -119,6 +119,10 @@ bench-deps: release
 ## Only jobs on another host, against GNU parallel -M -S (a private sshd on 127.0.0.2; root).
 bench-remote: release
 	REMOTE=1 bench/run.sh .build/release/futurerun
+
+## Only --pipe and --pipe-part on 1 GiB of text, against cat | wc -l and GNU parallel.
+bench-pipe: release
+	PIPE=1 bench/run.sh .build/release/futurerun
 
 clean:
 	rm -rf .build

@@ -7,6 +7,8 @@
 #   QUICK=1   only the per-job cost against xargs, and of the portable exit watcher against pidfd
 #             (< 1 minute); exits 1 if futurerun is slower than xargs
 #   DEPS=1    only the cost of jobs that wait for jobs (a chain, and a root with many dependants)
+#   PIPE=1    only --pipe and --pipe-part on PIPE_MIB (1024) MiB of text, against cat | wc -l and
+#             GNU parallel's --pipe and --pipepart
 #   REMOTE=1  only jobs on another host: 40 trivial jobs at -j4 over ssh, against GNU parallel -M -S
 #             and bare ssh sessions, on a private sshd at 127.0.0.2 (as root: openssh-server)
 #   N=5000 ROUNDS=5 J=2 BIG=100000   sizes for the full run (several minutes, GNU parallel is most)
@@ -116,6 +118,31 @@ remote() {
   echo "per job: futurerun $(awk -v w="$(wall futurerun)" -v n=$n 'BEGIN { printf "%.1f", w / n * 4 * 1000 }') ms of a slot, a bare session $(awk -v w="$(wall sessions)" -v n=$n 'BEGIN { printf "%.1f", w / n * 4 * 1000 }') ms"
 }
 if [[ ${REMOTE:-0} == 1 ]]; then remote; exit 0; fi
+
+# One big input across jobs: $PIPE_MIB MiB of text in the page cache, `wc -l` as the job, blocks of
+# 10M at -j$J, against `cat | wc -l` (the floor for a stream) and GNU parallel's --pipe/--pipepart.
+pipe() {
+  local mib=${PIPE_MIB:-1024} file=$WORK/big.txt
+  yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c $((mib << 20)) >"$file"
+  cat "$file" >/dev/null
+  echo
+  echo "## --pipe: $mib MiB of text, wc -l per 10M block, -j$J"
+  local specs=("cat-wc=cat $file | wc -l" "fr-pipe=cat $file | $FR -q --pipe --block 10M -j$J wc -l"
+    "fr-part=$FR -q --pipe-part -a $file --block 10M -j$J wc -l")
+  command -v parallel >/dev/null && specs+=("gnu-pipe=cat $file | parallel --pipe --block 10M -j$J wc -l"
+    "gnu-part=parallel --pipepart -a $file --block 10M -j$J wc -l")
+  rounds "${specs[@]}"
+  for spec in "${specs[@]}"; do
+    label=${spec%%=*}
+    printf '%-10s %7.2f s  peak RSS %.1f MiB (largest process)\n' "$label" "$(wall "$label")" "$(rss "$label")"
+  done
+  echo "futurerun --pipe / cat | wc -l         $(ratio fr-pipe cat-wc)  (rounds $(spread fr-pipe cat-wc))"
+  if grep -q '^gnu-pipe ' "$WORK/data"; then
+    echo "GNU parallel --pipe / futurerun --pipe  $(ratio gnu-pipe fr-pipe)  (rounds $(spread gnu-pipe fr-pipe))"
+    echo "futurerun --pipe-part / GNU --pipepart  $(ratio fr-part gnu-part)  (rounds $(spread fr-part gnu-part))"
+  fi
+}
+if [[ ${PIPE:-0} == 1 ]]; then pipe; exit 0; fi
 
 seq "$N" | sed 's/^/true /' >"$WORK/jobs"
 echo

@@ -25,6 +25,8 @@ _futurerun() {
         --load) COMPREPLY=(); return ;;
         --halt|--halt-on-error) COMPREPLY=($(compgen -W "now soon now,fail=1 soon,fail=1 now,success=1" -- "$cur")); return ;;
         --delay) COMPREPLY=(); return ;;
+        --slurm-cpus) COMPREPLY=(); return ;;
+        --slurm-rate) COMPREPLY=(); return ;;
         -S|--hosts|--sshlogin) COMPREPLY=(); return ;;
         --hosts-file|--sshloginfile|--slf) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --ssh) COMPREPLY=($(compgen -c -- "$cur")); return ;;
@@ -42,7 +44,7 @@ _futurerun() {
         --timeline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-a --arg-file --each --link --xapply -0 --null --plus --header --pipe --spreadstdin --pipe-part --pipepart --block --block-size --recend --recstart --regexp --shuf -I --replace -d --delimiter -E --eof -n -N --max-args --max-replace-args --xargs -m --multiple -X --multiple-context --colsep --trim -j -P --jobs --max-procs --shell -C --workdir --wd --timeout --grace --retries --memfree --memsuspend --load --fail-fast --halt --halt-on-error --delay -r --no-run-if-empty --dry-run --dryrun -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --tagstring --tag-string --live --line-buffer --linebuffer --lb -u --ungroup --files --output-as-files --outputasfiles --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --jl --json --junit --results --res --timeline -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-a --arg-file --each --link --xapply -0 --null --plus --header --pipe --spreadstdin --pipe-part --pipepart --block --block-size --recend --recstart --regexp --shuf -I --replace -d --delimiter -E --eof -n -N --max-args --max-replace-args --xargs -m --multiple -X --multiple-context --colsep --trim -j -P --jobs --max-procs --shell -C --workdir --wd --timeout --grace --retries --memfree --memsuspend --load --fail-fast --halt --halt-on-error --delay -r --no-run-if-empty --dry-run --dryrun --slurm --slurm-cpus --slurm-rate -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --tagstring --tag-string --live --line-buffer --linebuffer --lb -u --ungroup --files --output-as-files --outputasfiles --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --jl --json --junit --results --res --timeline -h --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -c -- "$cur"))
     fi

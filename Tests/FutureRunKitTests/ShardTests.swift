@@ -22,9 +22,27 @@ import Testing
         (["BUILDKITE_PARALLEL_JOB": "3", "BUILDKITE_PARALLEL_JOB_COUNT": "4"], 4, 4),
         (["BITBUCKET_PARALLEL_STEP": "1", "BITBUCKET_PARALLEL_STEP_COUNT": "2"], 2, 2),
         (["SLURM_PROCID": "5", "SLURM_NTASKS": "8"], 6, 8),
+        (["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_PROCID": "0"], 4, 4),
+        (
+            [
+                "SLURM_ARRAY_TASK_ID": "30", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_STEP": "10",
+                "SLURM_ARRAY_TASK_COUNT": "4",
+            ], 3, 4
+        ),
+        (["BATCH_TASK_INDEX": "0", "BATCH_TASK_COUNT": "2"], 1, 2),
     ])
     func autoReadsEachCIsVariablesWithItsBase(environment: [String: String], index: Int, count: Int) throws {
         #expect(try Shard.fromEnvironment(environment).get() == Shard(index: index, count: count))
+    }
+
+    @Test(arguments: ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"])
+    func aSystemThatPassesNoCountTakesItFromAutoN(variable: String) throws {
+        #expect(try Shard.fromEnvironment([variable: "2"], count: 5).get() == Shard(index: 3, count: 5))
+        #expect(throws: UsageError.self, "without auto/N") { try Shard.fromEnvironment([variable: "2"]).get() }
+        #expect(throws: UsageError.self, "past N") { try Shard.fromEnvironment([variable: "5"], count: 5).get() }
+        #expect(throws: UsageError.self, "a count that disagrees") {
+            try Shard.fromEnvironment(["CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "3"], count: 4).get()
+        }
     }
 
     @Test func autoWithNothingSetIsNoShardAndNonsenseIsAnError() {

@@ -387,6 +387,41 @@ extension OptionDeclaration {
 
     private static let hosts: [OptionDeclaration] = [
         .init(
+            ["slurm"], example: "--slurm", section: .hosts,
+            help: ["inside a Slurm allocation (salloc, sbatch), run each job as a step of it (srun)"],
+            manual: """
+                Inside a Slurm allocation (`salloc`, `sbatch`), run each job as a job step: `srun --exact \
+                -N1 -n1 -c C -w NODE`, with the job's environment and working directory, so Slurm \
+                accounts for it and binds its CPUs. `-j` defaults to what the allocation holds (its \
+                tasks, else its CPUs divided by C); each slot belongs to one of its nodes, taken in \
+                turn, and the node is the job's host in the status line, `--joblog`, `--json` and \
+                `--timeline`. A timeout, `--halt`, `--fail-fast` and a stop send TERM to `srun`, which \
+                cancels the step; a step left behind by a stop is cancelled (`scancel`) at the end.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.slurm = true }),
+        .init(
+            ["slurm-cpus"], value: .text("C"), example: "--slurm-cpus 4", section: .hosts,
+            help: ["with --slurm: CPUs each step gets (default SLURM_CPUS_PER_TASK, else 1)"],
+            manual: "With `--slurm`, the CPUs each job's step gets (`srun -c C`); default `SLURM_CPUS_PER_TASK`, else 1.",
+            effect: { parsed, value throws(UsageError) in
+                let cpus = try OptionValue.count(value!, option: "--slurm-cpus")
+                guard cpus >= 1 else { throw .invalidValue(option: "--slurm-cpus", value: value!, expected: "at least 1") }
+                parsed.options.slurmCPUs = cpus
+            }),
+        .init(
+            ["slurm-rate"], value: .text("N"), example: "--slurm-rate 20", section: .hosts,
+            help: ["with --slurm: create at most N steps a second (default 50)"],
+            manual: """
+                With `--slurm`, start at most N job steps a second, after a first burst of N (default 50): \
+                each step costs the controller several RPCs, and thousands of tiny steps a second slow \
+                it for every user of the cluster.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                let rate = try OptionValue.count(value!, option: "--slurm-rate")
+                guard rate >= 1 else { throw .invalidValue(option: "--slurm-rate", value: value!, expected: "at least 1") }
+                parsed.options.slurmRate = rate
+            }),
+        .init(
             ["hosts", "sshlogin"], short: "S", value: .text("HOSTS"), example: "-S 4/build1,build2,:", section: .hosts,
             help: [
                 "run jobs on these machines over ssh: -S 8/build1,user@build2,: (: is this one)",
@@ -443,17 +478,23 @@ extension OptionDeclaration {
                 when jobs are added or removed; jobs joined by `after=` share one shard. Job numbers stay \
                 those of the whole list. `auto` reads GitLab's CI_NODE_INDEX/CI_NODE_TOTAL (1-based), \
                 CircleCI's CIRCLE_NODE_INDEX/_TOTAL, Buildkite's BUILDKITE_PARALLEL_JOB/_COUNT, \
-                Bitbucket's BITBUCKET_PARALLEL_STEP/_COUNT and Slurm's SLURM_PROCID/SLURM_NTASKS \
-                (0-based); with none set it is 1/1, with a notice. A shard with no job exits 0 with a \
+                Bitbucket's BITBUCKET_PARALLEL_STEP/_COUNT, Slurm's job arrays \
+                (SLURM_ARRAY_TASK_ID/_MIN/_STEP/_COUNT) and tasks (SLURM_PROCID/SLURM_NTASKS), Google \
+                Cloud Batch's BATCH_TASK_INDEX/_COUNT (0-based); Kubernetes' JOB_COMPLETION_INDEX and \
+                AWS Batch's AWS_BATCH_JOB_ARRAY_INDEX (0-based) pass no count: give it as `auto/N`. \
+                With none set it is 1/1, with a notice. A shard with no job exits 0 with a \
                 notice. The job list is read whole before the first job starts.
                 """,
             effect: { parsed, value throws(UsageError) in
                 if value == "auto" {
-                    parsed.options.shard = .auto
+                    parsed.options.shard = .auto(count: nil)
+                } else if value!.hasPrefix("auto/"), let count = Int(value!.dropFirst(5)), count >= 1 {
+                    parsed.options.shard = .auto(count: count)
                 } else if let shard = Shard.parse(value!) {
                     parsed.options.shard = .fixed(shard)
                 } else {
-                    throw .invalidValue(option: "--shard", value: value!, expected: "K/N with 1 <= K <= N, as in 2/5, or auto")
+                    throw .invalidValue(
+                        option: "--shard", value: value!, expected: "K/N with 1 <= K <= N, as in 2/5, auto, or auto/N")
                 }
             }),
         .init(

@@ -165,10 +165,17 @@ struct Options: Sendable, Equatable {
     var ssh: [String]?
     /// `--env NAME`, in order.
     var forwardedVariables: [String] = []
+    /// `--slurm`: each job a step of the Slurm allocation futurerun runs in.
+    var slurm = false
+    /// `--slurm-cpus C`: CPUs a step.
+    var slurmCPUs: Int?
+    /// `--slurm-rate N`: steps created a second, at most.
+    var slurmRate: Int?
 
     enum ShardChoice: Sendable, Equatable {
         case fixed(Shard)
-        case auto
+        /// From the environment's node variables; `count`: `auto/N`'s N.
+        case auto(count: Int?)
     }
 
     init() {}

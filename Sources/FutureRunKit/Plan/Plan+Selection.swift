@@ -9,8 +9,8 @@ extension Plan {
         var notices: [String] = []
         switch options.shard {
         case .fixed(let shard)?: selection.shard = shard
-        case .auto?:
-            switch Shard.fromEnvironment(environment) {
+        case .auto(let count)?:
+            switch Shard.fromEnvironment(environment, count: count) {
             case .success(let shard?): selection.shard = shard
             case .success(nil):
                 selection.shard = Shard(index: 1, count: 1)

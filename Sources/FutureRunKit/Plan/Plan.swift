@@ -16,6 +16,7 @@ struct Plan {
     enum Launch {
         case local(width: Int, jobserver: Jobserver?, admission: AdmissionGuard.Rules?, jobsFile: JobsFile?)
         case hosts(HostFleet.Settings)
+        case slurm(SlurmLauncher.Settings)
     }
 
     /// The launcher of ``launch``, posting its notices to `notices`.
@@ -24,6 +25,7 @@ struct Plan {
         case .local(let width, let jobserver, let admission, let jobsFile):
             LocalLauncher(width: width, jobserver: jobserver, admission: admission, jobsFile: jobsFile, notices: notices)
         case .hosts(let settings): HostLauncher(settings, notices: notices)
+        case .slurm(let settings): SlurmLauncher(settings, notices: notices)
         }
     }
     let reporterSettings: JobReporter.Settings
@@ -45,8 +47,12 @@ struct Plan {
             widthFile = path
         }
         self.options = options
-        let facts = SystemFacts.current()
+        var facts = SystemFacts.current()
         let environment = facts.environment
+        // --slurm: the allocation's slots are the CPUs `-j` counts.
+        let allocation =
+            options.slurm ? try SlurmCluster.allocation(environment: environment, cpusPerStep: options.slurmCPUs) : nil
+        if let allocation { facts.cpus = allocation.slots }
         let inputDescriptor = try Self.openInput(options.source)
         let (selection, selectionNotices) = try Self.selection(options, environment: environment)
         let origin: any JobOrigin =
@@ -73,8 +79,19 @@ struct Plan {
             throw .unrunnableShell(path: options.shell, reason: String(cString: strerror(error.errno)))
         }
 
+        if allocation != nil {
+            for (option, given) in [
+                ("-S/--hosts-file", !hosts.isEmpty), ("--memfree", options.memoryFree != nil),
+                ("--memsuspend", options.memorySuspend != nil), ("--load", options.load != nil),
+            ] where given {
+                throw .conflictingOptions("--slurm", option + " (they watch this machine, not the allocation's nodes)")
+            }
+        } else if options.slurmCPUs != nil || options.slurmRate != nil {
+            throw .needsOption(
+                option: "--slurm-cpus/--slurm-rate", needs: "--slurm", example: "futurerun --slurm --slurm-cpus 4 ...")
+        }
         // Jobs on other machines take no slot of make's here: the jobserver is for a run on this one.
-        let jobserver = hosts.isEmpty ? Jobserver(makeflags: environment["MAKEFLAGS"]) : nil
+        let jobserver = hosts.isEmpty && allocation == nil ? Jobserver(makeflags: environment["MAKEFLAGS"]) : nil
         let reach: RunConfiguration.JobserverReach =
             jobserver != nil
             ? .reached : hosts.isEmpty && Jobserver.isAnnounced(in: environment["MAKEFLAGS"]) ? .unreachable : .none
@@ -105,6 +122,9 @@ struct Plan {
         reportOptions.jobLog = configuration.jobLog
         let ci = configuration.reporter.ci
         reports = try ReportSet.open(reportOptions, stepSummary: ci == .github ? environment["GITHUB_STEP_SUMMARY"] : nil)
+        if let allocation {
+            launch = .slurm(.init(allocation: allocation, width: configuration.width, rate: options.slurmRate ?? 50))
+        }
         if !hosts.isEmpty, !options.dryRun {
             // Last, and only for a real run (a dry run launches nothing): nothing after it can
             // fail, so the directory never outlives a refused run (the run's end removes it).

@@ -31,27 +31,53 @@ struct Shard: Sendable, Equatable {
         return hash
     }
 
-    /// The CI systems' node variables, read by `--shard auto`: (index, total, whether the index is 1-based).
-    static let ciVariables: [(index: String, total: String, oneBased: Bool)] = [
+    /// The node variables `--shard auto` reads, in this order: (index, total, whether the index is
+    /// 1-based). A total of `nil`: the system does not pass one, `--shard auto/N` gives it.
+    static let ciVariables: [(index: String, total: String?, oneBased: Bool)] = [
         ("CI_NODE_INDEX", "CI_NODE_TOTAL", true),  // GitLab parallel:
         ("CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", false),  // CircleCI parallelism
         ("BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", false),  // Buildkite parallelism
         ("BITBUCKET_PARALLEL_STEP", "BITBUCKET_PARALLEL_STEP_COUNT", false),  // Bitbucket parallel steps
+        // Slurm job arrays: read apart (``slurmArrayTask(_:)``), before Slurm's tasks.
+        ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", false),
         ("SLURM_PROCID", "SLURM_NTASKS", false),  // Slurm tasks
+        ("BATCH_TASK_INDEX", "BATCH_TASK_COUNT", false),  // Google Cloud Batch
+        ("JOB_COMPLETION_INDEX", nil, false),  // Kubernetes indexed jobs
+        ("AWS_BATCH_JOB_ARRAY_INDEX", nil, false),  // AWS Batch array jobs
     ]
 
-    /// The shard the environment names, the first CI system's that is set; `nil` with none.
-    /// A variable set to nonsense is an error (the variable's name and value).
-    static func fromEnvironment(_ environment: [String: String]) -> Result<Shard?, UsageError> {
+    /// Slurm's array variables besides the index and count.
+    static let slurmArrayVariables = ["SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP"]
+
+    /// The shard the environment names, the first system's that is set; `nil` with none. `count`:
+    /// the N of `--shard auto/N`, for the systems that pass no total (and checked against those
+    /// that do). A variable set to nonsense is an error (the variable's name and value).
+    static func fromEnvironment(_ environment: [String: String], count: Int? = nil) -> Result<Shard?, UsageError> {
         for variables in ciVariables {
-            guard let indexText = environment[variables.index], let totalText = environment[variables.total] else { continue }
-            guard let index = Int(indexText), let total = Int(totalText),
+            guard let indexText = environment[variables.index] else { continue }
+            let totalText = variables.total.flatMap { environment[$0] } ?? count.map(String.init)
+            let said = "\(variables.index)=\(indexText)" + (variables.total.map { " \($0)=\(totalText ?? "")" } ?? "")
+            guard let totalText else {
+                if variables.total != nil { continue }
+                return .failure(
+                    .needsOption(
+                        option: "--shard auto with \(variables.index)", needs: "the number of shards, which it does not say",
+                        example: "futurerun --shard auto/4 ..."))
+            }
+            var position = Int(indexText)
+            if variables.index == "SLURM_ARRAY_TASK_ID", let id = position {
+                // An array's task ids need not start at 0 nor go in ones (--array=10-40:10).
+                let first = Int(environment["SLURM_ARRAY_TASK_MIN"] ?? "") ?? 0
+                let step = Int(environment["SLURM_ARRAY_TASK_STEP"] ?? "") ?? 1
+                position = step > 0 && (id - first) % step == 0 ? (id - first) / step : nil
+            }
+            guard let index = position, let total = Int(totalText), count == nil || count == total,
                 let shard = Shard(index: variables.oneBased ? index : index + 1, count: total)
             else {
                 return .failure(
                     .invalidValue(
-                        option: "--shard auto", value: "\(variables.index)=\(indexText) \(variables.total)=\(totalText)",
-                        expected: "a node index within the node total"))
+                        option: "--shard auto" + (count.map { "/\($0)" } ?? ""), value: said,
+                        expected: "a node index within the node total" + (count == nil ? "" : ", and that total")))
             }
             return .success(shard)
         }

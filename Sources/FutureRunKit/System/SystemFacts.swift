@@ -28,7 +28,8 @@ struct SystemFacts {
     /// The names of the variables futurerun reads.
     static let variables =
         ["MAKEFLAGS", "CI", "TERM", "NO_COLOR", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITLAB_CI"]
-        + Shard.ciVariables.flatMap { [$0.index, $0.total] }
+        + Shard.ciVariables.flatMap { [$0.index] + [$0.total].compactMap { $0 } } + Shard.slurmArrayVariables
+        + SlurmAllocation.variables
 
     /// ``variables`` as they are set: `getenv` for each, no copy of the rest.
     private static func environment() -> [String: String] {

@@ -1,0 +1,55 @@
+import FutureCore
+import FutureProcess
+
+/// What futurerun asks of Slurm's own commands: the allocation's nodes (`scontrol show
+/// hostnames`), each job's step (`srun`), and cancelling steps a stop left behind (`squeue`,
+/// `scancel`). Each call blocks until the command ends.
+enum SlurmCluster {
+    /// The allocation this process runs in, with `--slurm-cpus`; why not as a usage error.
+    static func allocation(environment: [String: String], cpusPerStep: Int?) throws(UsageError) -> SlurmAllocation {
+        let list = environment["SLURM_JOB_NODELIST"] ?? ""
+        var names: [String] = []
+        if environment["SLURM_JOB_ID"] != nil, !list.isEmpty {
+            let result = Command(["scontrol", "show", "hostnames", list]).run().value
+            guard result.status == .exited(0) else {
+                throw .needsOption(
+                    option: "--slurm", needs: "Slurm's scontrol, to read the allocation's nodes (\(list))",
+                    example: "module load slurm; futurerun --slurm ...")
+            }
+            names = String(decoding: result.stdout.bytes(), as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        switch SlurmAllocation.make(environment: environment, nodeNames: names, cpusPerStep: cpusPerStep) {
+        case .success(let allocation): return allocation
+        case .failure(.outsideAllocation):
+            throw .needsOption(
+                option: "--slurm", needs: "a Slurm allocation to run in (SLURM_JOB_ID is not set)",
+                example: "salloc -n 8 futurerun --slurm ...  or  sbatch -n 8 --wrap 'futurerun --slurm ...'")
+        case .failure(.unreadable(let said)):
+            throw .invalidValue(option: "--slurm", value: said, expected: "the variables of a Slurm allocation")
+        }
+    }
+
+    /// The `srun` that runs `local`'s program as a step of one task with `cpus` CPUs on `node`,
+    /// named `name`; the rest of `local` (environment, directory, input, timeout) as it is.
+    static func step(_ local: Command, node: String, cpus: Int, name: String) -> Command {
+        var command = local
+        command.argumentBytes =
+            [
+                "srun", "--exact", "--nodes=1", "--ntasks=1", "--cpus-per-task=\(cpus)", "--nodelist=\(node)",
+                "--job-name=\(name)", "--quiet", "--kill-on-bad-exit=1",
+            ].map { Array($0.utf8) } + local.argumentBytes
+        return command
+    }
+
+    /// Cancels the steps named `name` still running in job `jobID` (left by a stop whose `srun`
+    /// was killed before it could cancel its step).
+    static func cancelSteps(jobID: String, name: String) {
+        let listed = Command(["squeue", "--steps", "--noheader", "--jobs=\(jobID)", "--format=%i %j"]).run().value
+        let steps = String(decoding: listed.stdout.bytes(), as: UTF8.self).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            return fields.count == 2 && fields[1] == name ? String(fields[0]) : nil
+        }
+        guard !steps.isEmpty else { return }
+        _ = Command(["scancel", "--quiet"] + steps).run().value
+    }
+}

@@ -1,0 +1,125 @@
+import FutureCore
+import FutureProcess
+import Glibc
+import TestSupport
+import Testing
+
+/// `--slurm` and `--shard auto` on a real one-node cluster started by each test.
+@Suite(.serialized) struct SlurmRuns {
+    /// Each job's recorded start and end (`date +%s%N` in `start.N` and `end.N`).
+    private func stamps(_ scratch: Scratch, _ jobs: ClosedRange<Int>) -> [(start: Int, end: Int)] {
+        jobs.map { job in
+            (
+                Int(scratch.read("start.\(job)")?.filter(\.isNumber) ?? "") ?? 0,
+                Int(scratch.read("end.\(job)")?.filter(\.isNumber) ?? "") ?? 0
+            )
+        }
+    }
+
+    @Test func eachJobIsAStepOnTheAllocationsNodeInOrderWithJFromTheAllocation() throws {
+        let cluster = try TestSlurmCluster()
+        let scratch = Scratch()
+        let job =
+            "date +%s%N > start.{}; echo \"{} $SLURM_STEP_ID\" > step.{}; sleep 0.3; echo out {}; date +%s%N > end.{}"
+        let run = cluster.shell(
+            "cd \(quoted(scratch.path)) && salloc -Q -n3 \(quoted(futurerunPath)) --slurm --joblog log --json jobs.json "
+                + "--each \(quoted(job)) ::: $(seq 7) 2>err")
+        #expect(run.status == .exited(0), "\(scratch.read("err") ?? "")")
+        #expect(run.out == (1...7).map { "out \($0)\n" }.joined(), "output in input order")
+        // Each job a step of its own.
+        let steps = (1...7).compactMap { scratch.read("step.\($0)")?.split(separator: " ").last.map(String.init) }
+        #expect(steps.count == 7 && Set(steps).count == 7 && steps.allSatisfy { Int($0.filter(\.isNumber)) != nil }, "\(steps)")
+        // -j from the allocation: three at once, never more.
+        let times = stamps(scratch, 1...7)
+        let overlap = times.map { job in times.filter { $0.start <= job.start && job.start < $0.end }.count }.max() ?? 0
+        #expect(overlap == 3, "\(times)")
+        // The node is the host in the reports.
+        let host = String(decoding: Command(["hostname", "-s"]).run().value.stdout.bytes(), as: UTF8.self).filter {
+            !$0.isWhitespace
+        }
+        let log = scratch.read("log")?.split(separator: "\n").dropFirst() ?? []
+        #expect(log.count == 7 && log.allSatisfy { $0.split(separator: "\t")[1] == host }, "\(log)")
+        #expect(scratch.read("jobs.json")?.contains("\"host\":\"\(host)\"") == true)
+        #expect(scratch.read("err")?.contains("on \(host)") == true)
+        #expect(cluster.steps.isEmpty)
+    }
+
+    @Test func aTimeoutAndSIGINTLeaveNoStepAndNoProcess() throws {
+        let cluster = try TestSlurmCluster()
+        let scratch = Scratch()
+        let marker = "31.\(getpid() % 1000)7"
+        let timedOut = cluster.shell(
+            "cd \(quoted(scratch.path)) && salloc -Q -n2 \(quoted(futurerunPath)) -q --slurm --timeout 1s 'sleep \(marker)' 2>err"
+        )
+        #expect(timedOut.status == .exited(1), "\(scratch.read("err") ?? "")")
+        #expect(cluster.steps.isEmpty, "\(cluster.steps)")
+        #expect(!processAlive("sleep \(marker)"))
+        // SIGINT to futurerun while two steps run: srun gets TERM and cancels its step.
+        let interrupted = cluster.shell(
+            """
+            cd \(quoted(scratch.path)) && salloc -Q -n2 sh -c '\(quoted(futurerunPath)) -q --slurm \
+            --each "touch started.{}; sleep \(marker)" ::: 1 2 3 & p=$!; \
+            i=0; while [ $(ls | grep -c started) -lt 2 ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; \
+            kill -INT $p; wait $p'
+            """)
+        #expect(interrupted.status == .exited(130))
+        #expect(cluster.steps.isEmpty, "\(cluster.steps)")
+        #expect(!processAlive("sleep \(marker)"))
+    }
+
+    @Test func hupAtTheTimeLimitResumesInTheNextAllocationWithNothingTwiceNorLost() throws {
+        let cluster = try TestSlurmCluster()
+        let scratch = Scratch()
+        // The batch script: futurerun replaces the shell, so that HUP for the batch step
+        // (`sbatch --signal=B:HUP@120`, or `scancel --signal=HUP --batch`) reaches it.
+        scratch.write(
+            "batch.sh",
+            """
+            #!/bin/sh
+            exec \(quoted(futurerunPath)) -q --slurm -j2 --joblog log --resume \\
+              --each 'echo {} >> ran; sleep 0.4' ::: $(seq 10)
+
+            """)
+        let first = cluster.shell("cd \(quoted(scratch.path)) && sbatch --parsable -n2 -o out.1 batch.sh")
+        let job = first.out.filter(\.isNumber)
+        try #require(!job.isEmpty, "sbatch: \(first.out)")
+        // HUP once three jobs have run: the running ones finish, nothing new starts.
+        _ = cluster.shell(
+            """
+            cd \(quoted(scratch.path)); i=0; while [ $(cat ran 2>/dev/null | wc -l) -lt 3 ] && [ $i -lt 500 ]; do \
+            sleep 0.02; i=$((i+1)); done; scancel --signal=HUP --batch \(job); \
+            while squeue -h -j \(job) 2>/dev/null | grep -q .; do sleep 0.1; done
+            """)
+        let ranFirst = scratch.read("ran")?.split(separator: "\n").map(String.init) ?? []
+        #expect(ranFirst.count >= 3 && ranFirst.count < 10, "stopped early: \(ranFirst)")
+        let second = cluster.shell(
+            "cd \(quoted(scratch.path)) && sbatch --parsable --wait -n2 -o out.2 batch.sh")
+        #expect(second.status == .exited(0))
+        let ran = scratch.read("ran")?.split(separator: "\n").map(String.init) ?? []
+        #expect(ran.sorted { Int($0)! < Int($1)! } == (1...10).map(String.init), "each once: \(ran)")
+    }
+
+    @Test func aJobArrayRunsEveryJobExactlyOnceWithShardAuto() throws {
+        let cluster = try TestSlurmCluster()
+        let scratch = Scratch()
+        scratch.write(
+            "array.sh",
+            """
+            #!/bin/sh
+            exec \(quoted(futurerunPath)) -q --shard auto --each 'echo {} $SLURM_ARRAY_TASK_ID >> ran' ::: $(seq 40)
+
+            """)
+        let run = cluster.shell("cd \(quoted(scratch.path)) && sbatch --parsable --wait --array=0-3 -o 'out.%a' array.sh")
+        #expect(run.status == .exited(0))
+        let lines = scratch.read("ran")?.split(separator: "\n") ?? []
+        let jobs = lines.map { String($0.split(separator: " ")[0]) }
+        #expect(jobs.sorted { Int($0)! < Int($1)! } == (1...40).map(String.init), "each job once: \(lines)")
+        #expect(Set(lines.map { $0.split(separator: " ").last! }).count == 4, "every task ran some")
+    }
+
+    @Test func slurmOutsideAnAllocationIsRefused() {
+        let run = futurerun(["--slurm", "true"], environment: [("SLURM_JOB_ID", "")])
+        #expect(run.status == 255 && run.errLines.count == 1, "\(run.err)")
+        #expect(run.err.contains("SLURM_JOB_ID is not set"))
+    }
+}
