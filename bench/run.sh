@@ -9,6 +9,8 @@
 #   DEPS=1    only the cost of jobs that wait for jobs (a chain, and a root with many dependants)
 #   PIPE=1    only --pipe and --pipe-part on PIPE_MIB (1024) MiB of text, against cat | wc -l and
 #             GNU parallel's --pipe and --pipepart
+#   SLURM=1   only jobs as Slurm steps: SLURM_N (1000) trivial jobs in a 4-CPU allocation of a private
+#             one-node cluster, against parallel -j4 srun --exact -n1 -c1 (as root)
 #   REMOTE=1  only jobs on another host: 40 trivial jobs at -j4 over ssh, against GNU parallel -M -S
 #             and bare ssh sessions, on a private sshd at 127.0.0.2 (as root: openssh-server)
 #   N=5000 ROUNDS=5 J=2 BIG=100000   sizes for the full run (several minutes, GNU parallel is most)
@@ -143,6 +145,40 @@ pipe() {
   fi
 }
 if [[ ${PIPE:-0} == 1 ]]; then pipe; exit 0; fi
+
+# Jobs as Slurm steps: a private one-node cluster (munged, slurmctld, slurmd in $WORK, the node
+# claiming 8 CPUs), $SLURM_N trivial jobs in an allocation of 4 CPUs: futurerun --slurm against
+# the documented GNU parallel recipe, parallel -j4 srun --exact -n1 -c1 (as root: slurm-wlm, munge).
+slurm() {
+  need /usr/sbin/slurmctld slurm-wlm
+  need /usr/sbin/munged munge
+  local n=${SLURM_N:-1000} d=$WORK/slurm host port=$((21000 + RANDOM % 30000))
+  host=$(hostname -s)
+  mkdir -p "$d/state" "$d/spool"
+  head -c 1024 /dev/urandom >"$d/munge.key" && chmod 400 "$d/munge.key"
+  printf '%s\n' "ClusterName=frbench" "SlurmctldHost=$host(127.0.0.1)" "SlurmctldPort=$port" "SlurmdPort=$((port + 1))" \
+    "AuthType=auth/munge" "AuthInfo=socket=$d/munge.sock" "CredType=cred/munge" "SlurmUser=root" "SlurmdUser=root" \
+    "StateSaveLocation=$d/state" "SlurmdSpoolDir=$d/spool" "SlurmctldPidFile=$d/slurmctld.pid" "SlurmdPidFile=$d/slurmd.pid" \
+    "SlurmctldLogFile=$d/slurmctld.log" "SlurmdLogFile=$d/slurmd.log" "ProctrackType=proctrack/linuxproc" \
+    "TaskPlugin=task/none" "SelectType=select/cons_tres" "SelectTypeParameters=CR_CPU" "ReturnToService=2" \
+    "SlurmdParameters=config_overrides" "MpiDefault=none" "JobAcctGatherType=jobacct_gather/none" \
+    "AccountingStorageType=accounting_storage/none" "NodeName=$host NodeAddr=127.0.0.1 CPUs=8 State=UNKNOWN" \
+    "PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP" >"$d/slurm.conf"
+  munged --force --key-file="$d/munge.key" --socket="$d/munge.sock" --pid-file="$d/munged.pid" \
+    --log-file="$d/munged.log" --seed-file="$d/munge.seed"
+  export SLURM_CONF=$d/slurm.conf
+  slurmctld -f "$SLURM_CONF" && slurmd -f "$SLURM_CONF"
+  trap 'pids=$(cat "$WORK"/slurm/*.pid 2>/dev/null); kill $pids 2>/dev/null
+    for _ in $(seq 50); do kill -0 $pids 2>/dev/null || break; sleep 0.1; done; rm -rf "$WORK"' EXIT
+  for _ in $(seq 100); do sinfo -h -o %t 2>/dev/null | grep -q idle && break; sleep 0.1; done
+  echo
+  echo "## jobs as Slurm steps: $n trivial jobs in an allocation of 4 CPUs (one node, loopback)"
+  rounds "futurerun=salloc -Q -n4 $FR -q --slurm --each true \$(seq $n)" \
+    "parallel=salloc -Q -n4 parallel -j4 srun -Q --exact -n1 -c1 true ::: \$(seq $n)"
+  echo "futurerun --slurm $(wall futurerun) s, parallel -j4 srun $(wall parallel) s"
+  echo "futurerun --slurm / parallel srun  $(ratio futurerun parallel)  (rounds $(spread futurerun parallel))"
+}
+if [[ ${SLURM:-0} == 1 ]]; then slurm; exit 0; fi
 
 seq "$N" | sed 's/^/true /' >"$WORK/jobs"
 echo

@@ -410,11 +410,11 @@ extension OptionDeclaration {
             }),
         .init(
             ["slurm-rate"], value: .text("N"), example: "--slurm-rate 20", section: .hosts,
-            help: ["with --slurm: create at most N steps a second (default 50)"],
+            help: ["with --slurm: create at most N steps a second (default \(SlurmLauncher.defaultRate))"],
             manual: """
-                With `--slurm`, start at most N job steps a second, after a first burst of N (default 50): \
-                each step costs the controller several RPCs, and thousands of tiny steps a second slow \
-                it for every user of the cluster.
+                With `--slurm`, start at most N job steps a second, after a first burst of N (default \
+                \(SlurmLauncher.defaultRate)): each step costs the controller several RPCs, and thousands \
+                of tiny steps a second slow it for every user of the cluster.
                 """,
             effect: { parsed, value throws(UsageError) in
                 let rate = try OptionValue.count(value!, option: "--slurm-rate")

@@ -123,7 +123,8 @@ struct Plan {
         let ci = configuration.reporter.ci
         reports = try ReportSet.open(reportOptions, stepSummary: ci == .github ? environment["GITHUB_STEP_SUMMARY"] : nil)
         if let allocation {
-            launch = .slurm(.init(allocation: allocation, width: configuration.width, rate: options.slurmRate ?? 50))
+            launch = .slurm(
+                .init(allocation: allocation, width: configuration.width, rate: options.slurmRate ?? SlurmLauncher.defaultRate))
         }
         if !hosts.isEmpty, !options.dryRun {
             // Last, and only for a real run (a dry run launches nothing): nothing after it can

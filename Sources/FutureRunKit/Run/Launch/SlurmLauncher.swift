@@ -14,6 +14,11 @@ final class SlurmLauncher: Launcher {
         var rate: Int
     }
 
+    /// `--slurm-rate`'s default: about what four `srun`s at once create on an idle controller, so
+    /// that jobs of a tenth of a second keep four slots busy; far below the thousands of RPCs a
+    /// second a `slurmctld` serves, so a run leaves it to the cluster's other users.
+    static let defaultRate = 100
+
     let pool: CommandPool
     private let settings: Settings
     private let notices: Notices
