@@ -64,8 +64,8 @@ import Testing
             #expect(oomKills(directory) == 0)
             let times = stamps(scratch, 1...8)
             #expect(times.allSatisfy { $0.start > 0 && $0.end > $0.start })
-            let overlap = times.map { job in times.filter { $0.start < job.start && job.start < $0.end }.count + 1 }.max()
-            #expect(overlap ?? 0 <= 2, "at most two hold their 400 MiB at once: \(overlap ?? 0)")
+            let overlap = mostAtOnce(times)
+            #expect(overlap <= 2, "at most two hold their 400 MiB at once: \(overlap)")
 
             let unguarded = run(["-j8"], in: directory, scratch: Scratch())
             #expect(unguarded.status != 0 && oomKills(directory) > 0, "without --memfree the kernel kills some")
@@ -117,16 +117,6 @@ import Testing
     // `-j FILE` and `--load` on real processes, told apart by the jobs' recorded stamps (in this
     // serialized suite: the busy loops below would starve the memory test's jobs).
 
-    /// Each job's recorded start and end (`date +%s%N` in `start.N` and `end.N`).
-    private func stamps(_ scratch: Scratch, _ jobs: ClosedRange<Int>) -> [(start: Int, end: Int)] {
-        jobs.map { job in
-            (
-                Int(scratch.read("start.\(job)")?.filter(\.isNumber) ?? "") ?? 0,
-                Int(scratch.read("end.\(job)")?.filter(\.isNumber) ?? "") ?? 0
-            )
-        }
-    }
-
     @Test func aJobsFileIsReadAgainAsJobsEnd() {
         let scratch = Scratch()
         scratch.write("procs", "1\n")
@@ -137,7 +127,7 @@ import Testing
         let times = stamps(scratch, 1...7)
         #expect(times.allSatisfy { $0.start > 0 && $0.end > $0.start })
         #expect(times.dropFirst().allSatisfy { $0.start >= times[0].end }, "one at a time until the first job ended")
-        let overlap = times.map { job in times.filter { $0.start <= job.start && job.start < $0.end }.count }.max() ?? 0
+        let overlap = mostAtOnce(times)
         #expect(overlap == 3, "three at a time after: \(overlap)")
         let missing = futurerun(["-j", "nofile", "true"], directory: scratch.path)
         #expect(missing.status == 255 && missing.err.contains("invalid value 'nofile' for '-j'"), "\(missing.err)")

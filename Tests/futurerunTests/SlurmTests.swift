@@ -6,16 +6,6 @@ import Testing
 
 /// `--slurm` and `--shard auto` on a real one-node cluster started by each test.
 @Suite(.serialized) struct SlurmRuns {
-    /// Each job's recorded start and end (`date +%s%N` in `start.N` and `end.N`).
-    private func stamps(_ scratch: Scratch, _ jobs: ClosedRange<Int>) -> [(start: Int, end: Int)] {
-        jobs.map { job in
-            (
-                Int(scratch.read("start.\(job)")?.filter(\.isNumber) ?? "") ?? 0,
-                Int(scratch.read("end.\(job)")?.filter(\.isNumber) ?? "") ?? 0
-            )
-        }
-    }
-
     @Test func eachJobIsAStepOnTheAllocationsNodeInOrderWithJFromTheAllocation() throws {
         let cluster = try TestSlurmCluster()
         let scratch = Scratch()
@@ -31,7 +21,7 @@ import Testing
         #expect(steps.count == 7 && Set(steps).count == 7 && steps.allSatisfy { Int($0.filter(\.isNumber)) != nil }, "\(steps)")
         // -j from the allocation: three at once, never more.
         let times = stamps(scratch, 1...7)
-        let overlap = times.map { job in times.filter { $0.start <= job.start && job.start < $0.end }.count }.max() ?? 0
+        let overlap = mostAtOnce(times)
         #expect(overlap == 3, "\(times)")
         // The node is the host in the reports.
         let host = String(decoding: Command(["hostname", "-s"]).run().value.stdout.bytes(), as: UTF8.self).filter {

@@ -50,6 +50,23 @@ func futurerun(
         wall: result.wallTime)
 }
 
+/// Each job's recorded start and end (`date +%s%N` in `start.N` and `end.N` of `scratch`), 0 for
+/// a stamp not written.
+func stamps(_ scratch: Scratch, _ jobs: ClosedRange<Int>) -> [(start: Int, end: Int)] {
+    jobs.map { job in
+        (
+            Int(scratch.read("start.\(job)")?.filter(\.isNumber) ?? "") ?? 0,
+            Int(scratch.read("end.\(job)")?.filter(\.isNumber) ?? "") ?? 0
+        )
+    }
+}
+
+/// The most jobs running at once, from their stamps: at each job's start, the jobs that have
+/// started and not ended (itself included).
+func mostAtOnce(_ times: [(start: Int, end: Int)]) -> Int {
+    times.map { job in times.filter { $0.start <= job.start && job.start < $0.end }.count }.max() ?? 0
+}
+
 /// Whether a process whose command line contains `marker` is alive.
 func processAlive(_ marker: String) -> Bool {
     // "[s]leep" matches "sleep" but not this pgrep's own shell, whose command line holds "[s]leep".
