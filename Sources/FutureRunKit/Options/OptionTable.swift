@@ -84,7 +84,7 @@ extension OptionDeclaration {
                 GNU parallel's `--pipe`: `futurerun --pipe wc -l < big.txt`. The command is the words \
                 given, joined (no `:::`); `{#}` is the block's number and `{%}` its slot. Output, \
                 reports, retries (with the same block), `--timeout` and `--halt` work as for every job. \
-                At most about 2 x `--block` x `-j` bytes are held at once, whatever the input's size. \
+                At most about (`-j` + 2) x `--block` bytes are held at once, whatever the input's size. \
                 An empty input runs no job.
                 """,
             effect: { parsed, _ throws(UsageError) in parsed.options.pipe = .stream }),
@@ -117,7 +117,7 @@ extension OptionDeclaration {
             manual: """
                 With `--pipe`: records end with STR, and blocks are cut only right after one. The \
                 default is a newline, unless `--recstart` alone is given; `--recend ''` with no \
-                `--recstart` cuts anywhere. Backslash escapes `\\n`, `\\t`, `\\0` and `\\\\` are read as bytes.
+                `--recstart` cuts anywhere. Backslash escapes `\\n`, `\\t`, `\\r`, `\\0` and `\\\\` are read as bytes.
                 """,
             effect: { parsed, value throws(UsageError) in parsed.options.recordEnd = OptionValue.escapedBytes(value!) }),
         .init(

@@ -38,7 +38,7 @@ struct Shard: Sendable, Equatable {
         ("CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", false),  // CircleCI parallelism
         ("BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", false),  // Buildkite parallelism
         ("BITBUCKET_PARALLEL_STEP", "BITBUCKET_PARALLEL_STEP_COUNT", false),  // Bitbucket parallel steps
-        // Slurm job arrays: read apart (``slurmArrayTask(_:)``), before Slurm's tasks.
+        // Slurm job arrays (their MIN and STEP read too, below), before Slurm's tasks.
         ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", false),
         ("SLURM_PROCID", "SLURM_NTASKS", false),  // Slurm tasks
         ("BATCH_TASK_INDEX", "BATCH_TASK_COUNT", false),  // Google Cloud Batch
