@@ -125,7 +125,7 @@ if [[ ${REMOTE:-0} == 1 ]]; then remote; exit 0; fi
 # 10M at -j$J, against `cat | wc -l` (the floor for a stream) and GNU parallel's --pipe/--pipepart.
 pipe() {
   local mib=${PIPE_MIB:-1024} file=$WORK/big.txt
-  yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c $((mib << 20)) >"$file"
+  yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c $((mib << 20)) >"$file" || true  # yes ends on SIGPIPE
   cat "$file" >/dev/null
   echo
   echo "## --pipe: $mib MiB of text, wc -l per 10M block, -j$J"
