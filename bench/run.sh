@@ -10,7 +10,8 @@
 #   PIPE=1    only --pipe and --pipe-part on PIPE_MIB (1024) MiB of text, against cat | wc -l and
 #             GNU parallel's --pipe and --pipepart
 #   SLURM=1   only jobs as Slurm steps: SLURM_N (1000) trivial jobs in a 4-CPU allocation of a private
-#             one-node cluster, against parallel -j4 srun --exact -n1 -c1 (as root)
+#             one-node cluster, --slurm and --slurm-slots against parallel -j4 srun --exact -n1 -c1
+#             (as root)
 #   REMOTE=1  only jobs on another host: 40 trivial jobs at -j4 over ssh, against GNU parallel -M -S
 #             and bare ssh sessions, on a private sshd at 127.0.0.2 (as root: openssh-server)
 #   N=5000 ROUNDS=5 J=2 BIG=100000   sizes for the full run (several minutes, GNU parallel is most)
@@ -174,9 +175,12 @@ slurm() {
   echo
   echo "## jobs as Slurm steps: $n trivial jobs in an allocation of 4 CPUs (one node, loopback)"
   rounds "futurerun=salloc -Q -n4 $FR -q --slurm --each true \$(seq $n)" \
+    "slots=salloc -Q -n4 $FR -q --slurm --slurm-slots --each true \$(seq $n)" \
     "parallel=salloc -Q -n4 parallel -j4 srun -Q --exact -n1 -c1 true ::: \$(seq $n)"
-  echo "futurerun --slurm $(wall futurerun) s, parallel -j4 srun $(wall parallel) s"
-  echo "futurerun --slurm / parallel srun  $(ratio futurerun parallel)  (rounds $(spread futurerun parallel))"
+  echo "futurerun --slurm $(wall futurerun) s, --slurm-slots $(wall slots) s, parallel -j4 srun $(wall parallel) s"
+  echo "futurerun --slurm / parallel srun        $(ratio futurerun parallel)  (rounds $(spread futurerun parallel))"
+  echo "parallel srun / futurerun --slurm-slots  $(ratio parallel slots)  (rounds $(spread parallel slots))"
+  echo "futurerun --slurm / --slurm-slots        $(ratio futurerun slots)  (rounds $(spread futurerun slots))"
 }
 if [[ ${SLURM:-0} == 1 ]]; then slurm; exit 0; fi
 

@@ -44,3 +44,50 @@ import Testing
         #expect(rate.available(at: start + .seconds(60)) == 10, "never more than a burst saved up")
     }
 }
+
+/// What a slot's worker sends back, cut into each job's stdout, stderr and end.
+@Suite struct SlotFrameReading {
+    private let token = "futurerun-tok"
+
+    private func frames(_ chunks: [String]) -> [SlotFrames.Piece] {
+        var frames = SlotFrames(token: token)
+        // Adjacent pieces of one stream as one, for comparing.
+        var merged: [SlotFrames.Piece] = []
+        for piece in chunks.flatMap({ frames.feed(Array($0.utf8)) }) {
+            switch (merged.last, piece) {
+            case (.stdout(let before)?, .stdout(let more)): merged[merged.count - 1] = .stdout(before + more)
+            case (.stderr(let before)?, .stderr(let more)): merged[merged.count - 1] = .stderr(before + more)
+            default: merged.append(piece)
+            }
+        }
+        return merged
+    }
+
+    @Test func aJobsStdoutStderrAndStatusComeApartWhereverTheBytesAreCut() {
+        let stream = "out 1\nline 2\u{1E}not a marker\n\u{1E}futurerun-tok e 4\nerr\n\n\u{1E}futurerun-tok s 3\n"
+        let expected: [SlotFrames.Piece] = [
+            .stdout(Array("out 1\nline 2\u{1E}not a marker".utf8)), .stderr(Array("err\n".utf8)), .end(status: 3),
+        ]
+        #expect(frames([stream]) == expected)
+        let bytes = Array(stream.utf8)
+        for cut in 1..<bytes.count {
+            let parts = [String(decoding: bytes[..<cut], as: UTF8.self), String(decoding: bytes[cut...], as: UTF8.self)]
+            #expect(frames(parts) == expected, "cut at \(cut)")
+        }
+    }
+
+    @Test func onlyBytesThatMayBeginAMarkerAreHeldBack() {
+        var frames = SlotFrames(token: token)
+        #expect(frames.feed(Array("abc\n".utf8)).isEmpty, "the newline may begin a marker")
+        let more = Array(String(repeating: "x", count: 40).utf8)
+        #expect(frames.feed(more) == [.stdout(Array("abc\n".utf8) + more.dropLast(15))])
+    }
+
+    @Test func aJobWithoutOutputEndsAtOnceAndStderrMayHoldAMarkersBytes() {
+        #expect(frames(["\n\u{1E}futurerun-tok s 0\n"]) == [.end(status: 0)])
+        let err = "\n\u{1E}futurerun-tok s 9\n"
+        #expect(
+            frames(["\n\u{1E}futurerun-tok e \(err.utf8.count)\n" + err + "\n\u{1E}futurerun-tok s 1\n"])
+                == [.stderr(Array(err.utf8)), .end(status: 1)])
+    }
+}

@@ -107,6 +107,31 @@ import Testing
         #expect(Set(lines.map { $0.split(separator: " ").last! }).count == 4, "every task ran some")
     }
 
+    @Test func slurmSlotsRunEachSlotsJobsInOneStepWithOrderOutputAndTimeouts() throws {
+        let cluster = try TestSlurmCluster()
+        let scratch = Scratch()
+        let job = "echo \"{} out\"; echo \"{} err\" >&2; echo $SLURM_STEP_ID >> steps; [ {} != 3 ]"
+        let run = cluster.shell(
+            "cd \(quoted(scratch.path)) && salloc -Q -n2 \(quoted(futurerunPath)) --slurm --slurm-slots --json jobs.json "
+                + "--each \(quoted(job)) ::: $(seq 12) 2>err")
+        #expect(run.status == .exited(1), "job 3 fails: \(scratch.read("err") ?? "")")
+        #expect(run.out == (1...12).map { "\($0) out\n" }.joined(), "stdout in input order")
+        let err = scratch.read("err") ?? ""
+        #expect((1...12).allSatisfy { err.contains("\($0) err\n") }, "each job's stderr, apart from its stdout: \(err)")
+        #expect(err.contains("FAIL [3/12] 3") && err.contains("exit 1"))
+        // Two slots, two steps: every job ran in one of them.
+        let steps = Set(scratch.read("steps")?.split(separator: "\n") ?? [])
+        #expect(steps.count == 2, "\(steps)")
+        // A timeout stops the job's step; the slot's next job gets another, and nothing is left.
+        let marker = "41.\(getpid() % 1000)9"
+        let timed = cluster.shell(
+            "cd \(quoted(scratch.path)) && salloc -Q -n1 \(quoted(futurerunPath)) -q --slurm --slurm-slots --timeout 1s "
+                + "--each 'sleep {}; echo done {}' ::: \(marker) 0.1 2>err2")
+        #expect(timed.status == .exited(1) && timed.out == "done 0.1\n", "\(scratch.read("err2") ?? "")")
+        #expect(cluster.steps.isEmpty, "\(cluster.steps)")
+        #expect(!processAlive("sleep \(marker)"))
+    }
+
     @Test func slurmOutsideAnAllocationIsRefused() {
         let run = futurerun(["--slurm", "true"], environment: [("SLURM_JOB_ID", "")])
         #expect(run.status == 255 && run.errLines.count == 1, "\(run.err)")

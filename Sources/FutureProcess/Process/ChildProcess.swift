@@ -66,6 +66,9 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
                 return errno
             }
             (stdin, inputDescriptor) = (fds[0], fds[1])
+        case .pipe(let pipe):
+            stdin = pipe.takeReadEnd()
+            guard stdin >= 0 else { return EBADF }
         case .bytes, .fileRange:
             do { feed = try InputFeed(command.input) } catch { return error.errno }
             guard fc_pipe_for_child_feed(&fds, feed?.expectedCount ?? 0) == 0 else { return closeInput(errno) }

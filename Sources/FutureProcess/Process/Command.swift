@@ -27,6 +27,9 @@ public struct Command: Sendable {
         /// closes. A file shorter than that gives what it has. The file is opened at the spawn: a
         /// file that cannot be opened fails the spawn with its errno.
         case fileRange(path: [UInt8], offset: Int, length: Int)
+        /// A pipe the caller writes into as it goes (``InputPipe``), for a long-lived child handed
+        /// work over time. The spawn takes its read end.
+        case pipe(InputPipe)
     }
 
     /// `argv` as bytes: the program (a path, or a name looked up in `PATH`) and its arguments.

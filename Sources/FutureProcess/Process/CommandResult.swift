@@ -45,6 +45,7 @@ public struct CommandResult: Sendable {
     public var maxResidentBytes: Int
     public var stdout: CapturedOutput
     public var stderr: CapturedOutput
+    /// The process's id; 0 if none was spawned; -1 for a job another process ran (``RelayedRun``).
     public var processID: Int32
 
     public var succeeded: Bool { status.succeeded }

@@ -25,7 +25,7 @@ struct InputFeed {
     /// errno when a file range's file cannot be opened.
     init?(_ input: Command.Input) throws(InputFeedError) {
         switch input {
-        case .nullDevice, .bytesThenHeldOpen: return nil
+        case .nullDevice, .bytesThenHeldOpen, .pipe: return nil
         case .bytes(let bytes): source = .bytes(bytes, written: 0)
         case .fileRange(let path, let offset, let length):
             let descriptor = (path + [0]).withUnsafeBufferPointer { path in

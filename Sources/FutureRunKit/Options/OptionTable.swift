@@ -400,6 +400,21 @@ extension OptionDeclaration {
                 """,
             effect: { parsed, _ throws(UsageError) in parsed.options.slurm = true }),
         .init(
+            ["slurm-slots"], example: "--slurm-slots", section: .hosts,
+            help: ["with --slurm: one long-lived step per slot runs its jobs in turn (for many short jobs)"],
+            manual: """
+                With `--slurm`, start one step per slot, with the slot's first job, and run that slot's \
+                jobs in it one after another (a subshell each on the node, not a step): for thousands \
+                of short jobs, about ten times faster and a step creation per slot instead of per job. \
+                The trade-off: Slurm accounts for the slots' steps, not for each job, and a job's \
+                output arrives when it ends (no `--live` while it runs), its CPU time and peak memory \
+                are not known, and a job killed by a signal reports the shell's exit status (128+N). \
+                Order, reports, `--timeout` (by `timeout` on the node), `--retries`, `--halt` and \
+                stops hold as without it; stopping a job stops its slot's step, and the slot's next job \
+                starts another.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.slurmSlots = true }),
+        .init(
             ["slurm-cpus"], value: .text("C"), example: "--slurm-cpus 4", section: .hosts,
             help: ["with --slurm: CPUs each step gets (default SLURM_CPUS_PER_TASK, else 1)"],
             manual: "With `--slurm`, the CPUs each job's step gets (`srun -c C`); default `SLURM_CPUS_PER_TASK`, else 1.",

@@ -171,6 +171,8 @@ struct Options: Sendable, Equatable {
     var slurmCPUs: Int?
     /// `--slurm-rate N`: steps created a second, at most.
     var slurmRate: Int?
+    /// `--slurm-slots`: a long-lived step per slot runs its jobs in turn.
+    var slurmSlots = false
 
     enum ShardChoice: Sendable, Equatable {
         case fixed(Shard)

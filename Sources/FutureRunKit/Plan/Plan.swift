@@ -86,9 +86,12 @@ struct Plan {
             ] where given {
                 throw .conflictingOptions("--slurm", option + " (they watch this machine, not the allocation's nodes)")
             }
-        } else if options.slurmCPUs != nil || options.slurmRate != nil {
+            // A slot's worker reads its jobs on its stdin: a job's own input cannot go there.
+            if options.slurmSlots, options.pipe != nil { throw .conflictingOptions("--slurm-slots", "--pipe") }
+        } else if options.slurmCPUs != nil || options.slurmRate != nil || options.slurmSlots {
             throw .needsOption(
-                option: "--slurm-cpus/--slurm-rate", needs: "--slurm", example: "futurerun --slurm --slurm-cpus 4 ...")
+                option: "--slurm-cpus/--slurm-rate/--slurm-slots", needs: "--slurm",
+                example: "futurerun --slurm --slurm-cpus 4 ...")
         }
         // Jobs on other machines take no slot of make's here: the jobserver is for a run on this one.
         let jobserver = hosts.isEmpty && allocation == nil ? Jobserver(makeflags: environment["MAKEFLAGS"]) : nil
@@ -124,7 +127,9 @@ struct Plan {
         reports = try ReportSet.open(reportOptions, stepSummary: ci == .github ? environment["GITHUB_STEP_SUMMARY"] : nil)
         if let allocation {
             launch = .slurm(
-                .init(allocation: allocation, width: configuration.width, rate: options.slurmRate ?? SlurmLauncher.defaultRate))
+                .init(
+                    allocation: allocation, width: configuration.width, rate: options.slurmRate ?? SlurmLauncher.defaultRate,
+                    slots: options.slurmSlots))
         }
         if !hosts.isEmpty, !options.dryRun {
             // Last, and only for a real run (a dry run launches nothing): nothing after it can

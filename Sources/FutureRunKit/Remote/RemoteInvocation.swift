@@ -58,19 +58,9 @@ enum RemoteInvocation {
             exec 3<&-
 
             """.utf8)
-        for (name, value) in environment {
-            if let value {
-                script += Array("export \(name)=".utf8) + ShellQuoting.word(value) + [0x0A]
-            } else {
-                script += Array("unset \(name)\n".utf8)
-            }
-        }
-        if let workingDirectory {
-            script += Array("cd -- ".utf8) + ShellQuoting.word(workingDirectory) + Array(" || exit 1\n".utf8)
-        }
+        script += JobScript.prelude(environment: environment, workingDirectory: workingDirectory)
         script += ShellQuoting.word(Array(shell.utf8)) + Array(" -c ".utf8) + ShellQuoting.word(command) + [0x0A]
         script += Array("r=$?\nkill -KILL \"$w\" 2>/dev/null\nexit \"$r\"\n".utf8)
-        let lines = script.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        return Array("\(lines)\n".utf8) + script
+        return JobScript.counted(script)
     }
 }

@@ -6,12 +6,15 @@ import Glibc
 /// Attempts as steps of the Slurm allocation futurerun runs in (`--slurm`): each slot belongs to a
 /// node of the allocation, and an attempt runs as `srun` on its slot's node (``SlurmCluster/step``).
 /// The pool's width is `-j` within what `--slurm-rate` allows now (``StepRate``), widened again on
-/// a timer as the rate refills.
+/// a timer as the rate refills. With `--slurm-slots`, each slot's attempts run one after another
+/// in one long-lived step of the slot's (``SlurmSlots``), and only those steps count for the rate.
 final class SlurmLauncher: Launcher {
     struct Settings: Sendable {
         var allocation: SlurmAllocation
         var width: Int
         var rate: Int
+        /// `--slurm-slots`.
+        var slots = false
     }
 
     /// `--slurm-rate`'s default: about what four `srun`s at once create on an idle controller, so
@@ -25,11 +28,14 @@ final class SlurmLauncher: Launcher {
     /// The steps' name: futurerun's and this run's, for finding what a stop left behind.
     private let stepName = "futurerun.\(getpid())"
     private let state: Locked<(rate: StepRate, ticking: Bool, stopped: Bool)>
+    private let slots: SlurmSlots?
 
     init(_ settings: Settings, notices: Notices) {
         self.settings = settings
         self.notices = notices
-        pool = CommandPool(width: settings.width)
+        let slots = settings.slots ? SlurmSlots(allocation: settings.allocation, stepName: stepName) : nil
+        pool = slots.map { slots in CommandPool(width: settings.width, start: slots.start) } ?? CommandPool(width: settings.width)
+        self.slots = slots
         state = Locked((StepRate(perSecond: settings.rate, now: .now), false, false))
     }
 
@@ -39,6 +45,7 @@ final class SlurmLauncher: Launcher {
 
     /// A stop may leave a step whose `srun` was killed before it cancelled it: cancel those.
     func close() {
+        slots?.close()
         if state.withLock({ $0.stopped }) { SlurmCluster.cancelSteps(jobID: settings.allocation.jobID, name: stepName) }
     }
 
@@ -47,8 +54,10 @@ final class SlurmLauncher: Launcher {
     var unavailable: String? { nil }
 
     func place(_ local: Command, line: [UInt8], seat: CommandPool.Seat) -> (Command, Placement) {
-        state.withLock { $0.rate.take(at: .now) }
         let node = settings.allocation.node(ofSlot: seat.slot)
+        // The slot's worker runs it: the command stays the job's own (``SlurmSlots/start(_:)``).
+        if slots != nil { return (local, Placement(seat: seat, machine: node)) }
+        state.withLock { $0.rate.take(at: .now) }
         let step = SlurmCluster.step(local, node: node, cpus: settings.allocation.cpusPerStep, name: stepName)
         return (step, Placement(seat: seat, machine: node))
     }
@@ -71,6 +80,8 @@ final class SlurmLauncher: Launcher {
     /// The pool's width: `-j`, within the steps the rate allows now; while jobs wait for the rate,
     /// looked at again when the next step may start. Any thread.
     private func update() {
+        // With --slurm-slots there are at most -j steps, one a slot, all long-lived.
+        guard slots == nil else { return }
         let now = ContinuousClock.now
         let (more, wait) = state.withLock { state in (state.rate.available(at: now), state.rate.wait(at: now)) }
         let running = pool.running

@@ -1,0 +1,54 @@
+import FutureCore
+import Glibc
+
+/// A command's run that no process of this one's stands for: a job that a long-lived worker runs
+/// on this process's behalf (a step of a cluster's allocation, say). Its owner appends the output
+/// as the worker sends it and finishes it with the job's status; to the rest of the program it is
+/// a ``CommandRun`` like any other. Cancelling its result calls `onCancel` (stop the job there).
+public final class RelayedRun: Sendable {
+    public let run: CommandRun
+    private let promise = Promise<CommandResult, Never>()
+    private let stdout = CapturedOutput(memoryLimit: 256 * 1024, spillDirectory: TemporaryDirectory.path)
+    private let stderr = CapturedOutput(memoryLimit: 256 * 1024, spillDirectory: TemporaryDirectory.path)
+    private let started = ContinuousClock.now
+    private let startTime: Double
+
+    public init(onCancel: @escaping @Sendable () -> Void) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        startTime = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        run = CommandRun(stdout: stdout, stderr: stderr, result: promise.future, spawned: true)
+        promise.onCancel(onCancel)
+    }
+
+    /// More of the job's stdout or stderr. Any thread, in order.
+    public func append(stdout bytes: [UInt8]) { append(bytes, to: stdout) }
+    public func append(stderr bytes: [UInt8]) { append(bytes, to: stderr) }
+
+    private func append(_ bytes: [UInt8], to output: CapturedOutput) {
+        guard !bytes.isEmpty else { return }
+        output.append(bytes)
+        output.wakeReader()
+    }
+
+    /// The job ended with `status` (its output all appended); the run's result resolves now. Any
+    /// thread; only the first call counts.
+    public func finish(_ status: TerminationStatus) {
+        stdout.markFinished()
+        stderr.markFinished()
+        var exitCode: Int32?
+        var signal: Int32?
+        switch status {
+        case .exited(let code): exitCode = code
+        case .signaled(let number): signal = number
+        default: break
+        }
+        promise.tryComplete(
+            .success(
+                CommandResult(
+                    status: status, exitCode: exitCode, signal: signal, startTime: startTime, wallTime: .now - started,
+                    userTime: .zero, systemTime: .zero, maxResidentBytes: 0, stdout: stdout, stderr: stderr, processID: -1)))
+        stdout.wakeReaderAtEnd()
+        stderr.wakeReaderAtEnd()
+    }
+}

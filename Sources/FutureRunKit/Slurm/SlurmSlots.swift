@@ -1,0 +1,144 @@
+import FutureCore
+import FutureProcess
+import Glibc
+
+/// `--slurm-slots`: one long-lived step per slot, started with the slot's first job, that runs the
+/// slot's jobs one after another (``SlotWorker``): a job costs the worker a subshell, not a step.
+/// Each job is a ``RelayedRun``: its output and end come from the worker's stdout (``SlotFrames``).
+/// Stopping a job stops its slot's worker (its `srun` cancels the step); the next job of that slot
+/// starts another. Steps are not accounted per job.
+final class SlurmSlots: Sendable {
+    private struct Slot {
+        var worker: CommandRun?
+        var input: InputPipe?
+        var frames: SlotFrames
+        var job: RelayedRun?
+        var timesOut = false
+    }
+
+    private let allocation: SlurmAllocation
+    private let stepName: String
+    /// Marks the end of each job in the workers' streams: random, so no job's output holds it.
+    private let token = "futurerun-" + String(UInt64.random(in: 0 ... .max), radix: 16)
+    private let slots = Locked<[Int: Slot]>([:])
+
+    init(allocation: SlurmAllocation, stepName: String) {
+        self.allocation = allocation
+        self.stepName = stepName
+    }
+
+    /// Runs `command` (a job's `shell -c line`, its environment holding `FUTURERUN_SLOT`) on its
+    /// slot's worker, starting the worker if the slot has none. On the pool's starting thread.
+    func start(_ command: Command) -> CommandRun {
+        let slot = command.environment.last { $0.name == "FUTURERUN_SLOT" }.flatMap { Int($0.value) } ?? 1
+        let job = RelayedRun { [self] in stop(slot: slot) }
+        if slots.withLock({ $0[slot]?.worker == nil }) { launch(slot: slot) }
+        let input = slots.withLock { slots -> InputPipe? in
+            slots[slot]?.job = job
+            slots[slot]?.timesOut = command.timeout != nil
+            return slots[slot]?.input
+        }
+        if input?.write(SlotWorker.payload(command)) != true {
+            slots.withLock { $0[slot]?.job = nil }
+            job.finish(.failedToStart(errno: EPIPE))
+        }
+        return job.run
+    }
+
+    /// Ends every worker: their input ends, so each finishes its loop and its step ends. Blocks
+    /// until they have (a stop has cancelled them already).
+    func close() {
+        let workers = slots.withLock { slots in slots.values.compactMap { slot in slot.input.map { ($0, slot.worker) } } }
+        for (input, _) in workers { input.close() }
+        for case (_, let worker?) in workers { _ = worker.result.value }
+    }
+
+    /// Starts a worker for `slot`: `srun` on the slot's node, fed through a pipe. Its streams'
+    /// wakers and its end are hooked up once it is recorded (they may run at once).
+    private func launch(slot: Int) {
+        guard let input = InputPipe() else { return }
+        var command = SlurmCluster.step(
+            Command(["/bin/sh", "-c", SlotWorker.loop(token: token)]), node: allocation.node(ofSlot: slot),
+            cpus: allocation.cpusPerStep, name: stepName)
+        command.input = .pipe(input)
+        let worker = ProcessEngine.shared.start(command)
+        worker.stdout.discardConsumed()
+        slots.withLock { $0[slot] = Slot(worker: worker, input: input, frames: SlotFrames(token: token)) }
+        worker.stdout.setWaker { [self] in pump(slot: slot) }
+        worker.result.onComplete { [self] outcome in workerEnded(slot: slot, outcome.get()) }
+    }
+
+    /// What a worker's stdout has now, relayed to the slot's job; its end finishes the job. On the
+    /// engine's thread (the stream's waker).
+    private func pump(slot: Int) {
+        let finished = slots.withLock { slots -> (RelayedRun, TerminationStatus)? in
+            guard var state = slots[slot], let worker = state.worker else { return nil }
+            defer { slots[slot] = state }
+            var ended: (RelayedRun, TerminationStatus)?
+            for piece in state.frames.feed(worker.stdout.consume()) {
+                switch piece {
+                case .stdout(let bytes): state.job?.append(stdout: bytes)
+                case .stderr(let bytes): state.job?.append(stderr: bytes)
+                case .end(let status):
+                    if let job = state.job {
+                        ended = (job, state.timesOut && status == SlotWorker.timedOutStatus ? .timedOut : .exited(status))
+                    }
+                    state.job = nil
+                }
+            }
+            return ended
+        }
+        if let (job, status) = finished { job.finish(status) }
+    }
+
+    /// The worker's step ended (its input closed at the end, a stop, or a failure): a job it was
+    /// running ends with it, and the slot's next job starts another worker.
+    private func workerEnded(slot: Int, _ result: CommandResult) {
+        let job = slots.withLock { slots -> RelayedRun? in
+            defer { slots[slot] = nil }
+            return slots[slot]?.job
+        }
+        job?.finish(result.status == .exited(0) ? .exited(255) : result.status)
+    }
+
+    /// Stops the slot's worker, and with it its job (a stop, `--halt now`).
+    private func stop(slot: Int) {
+        slots.withLock { $0[slot]?.worker }?.cancel()
+    }
+}
+
+/// The shell side of a slot's worker: a loop on the node that reads each job as a counted script
+/// (``JobScript``) from its stdin, runs it in a subshell with stdin from `/dev/null`, and sends its
+/// stdout, stderr and status framed on its own stdout (``SlotFrames``).
+enum SlotWorker {
+    /// `timeout`'s status for a job it stopped (with `--timeout`).
+    static let timedOutStatus: Int32 = 124
+
+    /// Its stderr goes to a file in a directory of its own on the node, sent after the job's end.
+    static func loop(token: String) -> String {
+        """
+        d=$(mktemp -d) || exit 1; trap 'rm -rf "$d"' EXIT; trap 'rm -rf "$d"; exit 143' TERM
+        n=$(echo;echo .);n=${n%.}
+        while IFS= read -r c; do s=;i=0
+        while [ "$i" -lt "$c" ]; do IFS= read -r l || exit 0; s=$s$l$n; i=$((i+1)); done
+        (eval "$s") </dev/null 2>"$d/e"; r=$?
+        if [ -s "$d/e" ]; then printf '\\n\\036%s e %s\\n' '\(token)' $(($(wc -c <"$d/e"))); cat "$d/e"; fi
+        printf '\\n\\036%s s %s\\n' '\(token)' "$r"
+        done
+        """
+    }
+
+    /// The job `command` (`shell -c line`, its environment and directory, its `--timeout` as
+    /// `timeout -k GRACE T`) as the loop reads it.
+    static func payload(_ command: Command) -> [UInt8] {
+        var script = JobScript.prelude(
+            environment: command.environment.map { ($0.name, Array($0.value.utf8)) },
+            workingDirectory: command.workingDirectoryBytes)
+        if let timeout = command.timeout {
+            script += Array(
+                "exec timeout -k \(String(format3: command.gracePeriod.seconds)) \(String(format3: timeout.seconds)) ".utf8)
+        }
+        script += command.argumentBytes.map(ShellQuoting.word).joined(separator: [0x20]) + [0x0A]
+        return JobScript.counted(script)
+    }
+}
