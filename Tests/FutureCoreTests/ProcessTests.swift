@@ -358,6 +358,36 @@ private func groupIsAlive(_ group: Int32) -> Bool {
         #expect(command.run().value.status == .exited(3))
     }
 
+    @Test func aPipeHandsALongLivedChildWorkOverTimeAndItsEndEndsTheChild() throws {
+        let input = try #require(InputPipe())
+        var command = sh("while read -r line; do echo \"got $line\"; done; echo end")
+        command.input = .pipe(input)
+        let run = ProcessEngine.shared.start(command)
+        #expect(input.write(Array("one\n".utf8)))
+        #expect(eventually { run.stdout.bytes() == Array("got one\n".utf8) }, "the child answers before its input ends")
+        #expect(input.write(Array("two\n".utf8)))
+        input.close()
+        #expect(run.result.value.stdout.bytes() == Array("got one\ngot two\nend\n".utf8))
+        #expect(!input.write(Array("late\n".utf8)), "closed")
+    }
+
+    @Test func aRelayedRunIsACommandRunWhoseOutputAndEndComeFromElsewhere() {
+        let stopped = Locked(false)
+        let relayed = RelayedRun { stopped.withLock { $0 = true } }
+        relayed.append(stdout: Array("out".utf8))
+        relayed.append(stderr: Array("err".utf8))
+        #expect(!relayed.run.result.resolved)
+        relayed.finish(.exited(3))
+        relayed.finish(.exited(0))
+        let result = relayed.run.result.value
+        #expect(result.status == .exited(3) && result.exitCode == 3, "the first end counts")
+        #expect(result.stdout.bytes() == Array("out".utf8) && result.stderr.bytes() == Array("err".utf8))
+        #expect(relayed.run.spawned && result.processID == -1)
+        let cancelled = RelayedRun { stopped.withLock { $0 = true } }
+        cancelled.run.cancel()
+        #expect(stopped.withLock { $0 }, "cancelling its result asks its owner to stop the job")
+    }
+
     @Test func aFileRangeReachesTheChildThroughTheKernel() throws {
         let scratch = Scratch()
         scratch.write("data", "0123456789abcdefghij")
