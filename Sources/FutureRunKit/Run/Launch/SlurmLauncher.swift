@@ -7,7 +7,7 @@ import Glibc
 /// node of the allocation, and an attempt runs as `srun` on its slot's node (``SlurmCluster/step``).
 /// The pool's width is `-j` within what `--slurm-rate` allows now (``StepRate``), widened again on
 /// a timer as the rate refills. With `--slurm-slots`, each slot's attempts run one after another
-/// in one long-lived step of the slot's (``SlurmSlots``), and only those steps count for the rate.
+/// in one long-lived step of the slot's (``SlurmSlots``): at most `-j` steps, so no rate applies.
 final class SlurmLauncher: Launcher {
     struct Settings: Sendable {
         var allocation: SlurmAllocation
