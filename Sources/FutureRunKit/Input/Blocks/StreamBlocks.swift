@@ -5,8 +5,8 @@ import Glibc
 ///
 /// Each block is read straight into its own array, which becomes the job's input without a copy;
 /// only the part after the cut (usually less than a record) is copied into the next one. With
-/// `-N`, blocks are copied out of what was read, one at a time. Reading
-/// blocks; used by one thread at a time (``BlockJobs``' lock).
+/// `-N`, blocks are copied out of what was read, one at a time. ``next()`` blocks while it reads;
+/// one thread at a time uses it (``BlockJobs``' lock).
 struct StreamBlocks {
     private let descriptor: Int32
     private let boundary: RecordBoundary
