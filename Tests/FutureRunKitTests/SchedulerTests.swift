@@ -28,8 +28,9 @@ private final class FakeLauncher: Launcher {
     init(width: Int) {
         let log = Log()
         self.log = log
-        pool = CommandPool(width: width) { command in
+        pool = CommandPool(width: width) { command, seat in
             let value = { (name: String) in Int(command.environment.first { $0.name == name }!.value)! }
+            #expect(value("FUTURERUN_SLOT") == seat.slot)
             let result = Promise<CommandResult, Never>()
             // Stopped (`run.cancel()`): it ends as a process stopped by a signal ends.
             result.onCancel { _ = result.tryComplete(.success(FakeLauncher.result(.cancelled))) }

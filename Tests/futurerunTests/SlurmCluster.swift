@@ -74,7 +74,8 @@ final class TestSlurmCluster {
 
     struct ClusterDown: Error {}
 
-    /// Runs `line` with this cluster's config; its stdout and status.
+    /// Runs `line` with this cluster's config; its stdout and status. `timeout` only guards
+    /// against a hang (the tests check order and overlap from the jobs' stamps).
     func shell(_ line: String, timeout: Duration = .seconds(60)) -> (out: String, status: TerminationStatus) {
         var command = Command.shell("export \(environment); " + line)
         command.timeout = timeout

@@ -6,6 +6,13 @@ import Testing
 
 /// `--slurm` and `--shard auto` on a real one-node cluster started by each test.
 @Suite(.serialized) struct SlurmRuns {
+    /// A batch script that runs futurerun with `arguments` (shell words) in place of the shell, so
+    /// that a signal for the batch step (`sbatch --signal=B:HUP@120`, `scancel --signal=HUP
+    /// --batch`) reaches it.
+    private func batchScript(_ name: String, in scratch: Scratch, _ arguments: String) {
+        scratch.write(name, "#!/bin/sh\nexec \(quoted(futurerunPath)) \(arguments)\n")
+    }
+
     @Test func eachJobIsAStepOnTheAllocationsNodeInOrderWithJFromTheAllocation() throws {
         let cluster = try TestSlurmCluster()
         let scratch = Scratch()
@@ -60,16 +67,8 @@ import Testing
     @Test func hupAtTheTimeLimitResumesInTheNextAllocationWithNothingTwiceNorLost() throws {
         let cluster = try TestSlurmCluster()
         let scratch = Scratch()
-        // The batch script: futurerun replaces the shell, so that HUP for the batch step
-        // (`sbatch --signal=B:HUP@120`, or `scancel --signal=HUP --batch`) reaches it.
-        scratch.write(
-            "batch.sh",
-            """
-            #!/bin/sh
-            exec \(quoted(futurerunPath)) -q --slurm -j2 --joblog log --resume \\
-              --each 'echo {} >> ran; sleep 0.4' ::: $(seq 10)
-
-            """)
+        batchScript(
+            "batch.sh", in: scratch, "-q --slurm -j2 --joblog log --resume --each 'echo {} >> ran; sleep 0.4' ::: $(seq 10)")
         let first = cluster.shell("cd \(quoted(scratch.path)) && sbatch --parsable -n2 -o out.1 batch.sh")
         let job = first.out.filter(\.isNumber)
         try #require(!job.isEmpty, "sbatch: \(first.out)")
@@ -92,13 +91,7 @@ import Testing
     @Test func aJobArrayRunsEveryJobExactlyOnceWithShardAuto() throws {
         let cluster = try TestSlurmCluster()
         let scratch = Scratch()
-        scratch.write(
-            "array.sh",
-            """
-            #!/bin/sh
-            exec \(quoted(futurerunPath)) -q --shard auto --each 'echo {} $SLURM_ARRAY_TASK_ID >> ran' ::: $(seq 40)
-
-            """)
+        batchScript("array.sh", in: scratch, "-q --shard auto --each 'echo {} $SLURM_ARRAY_TASK_ID >> ran' ::: $(seq 40)")
         let run = cluster.shell("cd \(quoted(scratch.path)) && sbatch --parsable --wait --array=0-3 -o 'out.%a' array.sh")
         #expect(run.status == .exited(0))
         let lines = scratch.read("ran")?.split(separator: "\n") ?? []

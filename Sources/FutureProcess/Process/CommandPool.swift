@@ -84,17 +84,18 @@ public final class CommandPool: Sendable {
     }
 
     private let state: Locked<State>
-    /// Starts a command whose turn has come: the engine's spawn, or a test's stand-in.
-    private let startCommand: @Sendable (Command) -> CommandRun
+    /// Starts a command whose turn has come in its seat: the engine's spawn, or another runner's.
+    private let startCommand: @Sendable (Command, Seat) -> CommandRun
 
     /// - Parameter width: how many commands run at once; `Int.max` for no limit.
     public convenience init(width: Int) {
-        self.init(width: width, start: { ProcessEngine.shared.start($0) })
+        self.init(width: width, start: { command, _ in ProcessEngine.shared.start(command) })
     }
 
-    /// A pool whose commands `start` starts, on the thread that starts them (a test's stand-in for
-    /// processes: it returns a run whose result the test resolves).
-    package init(width: Int, start: @escaping @Sendable (Command) -> CommandRun) {
+    /// A pool whose commands `start` starts in their seats, on the thread that starts them: a
+    /// test's stand-in for processes (a run whose result the test resolves), or a runner of its
+    /// own (a long-lived worker per slot that runs the slot's commands, ``RelayedRun``).
+    package init(width: Int, start: @escaping @Sendable (Command, Seat) -> CommandRun) {
         self.state = Locked(State(width: max(1, width), laneWidths: [Int.max], laneRunning: [0]))
         startCommand = start
     }
@@ -104,7 +105,7 @@ public final class CommandPool: Sendable {
         precondition(!laneWidths.isEmpty, "a CommandPool needs at least one lane")
         self.state = Locked(
             State(width: Int.max, laneWidths: laneWidths.map { max(0, $0) }, laneRunning: laneWidths.map { _ in 0 }))
-        startCommand = { ProcessEngine.shared.start($0) }
+        startCommand = { command, _ in ProcessEngine.shared.start(command) }
     }
 
     /// Sets how many commands may run at once in `lane`; raising it starts queued commands now, on
@@ -234,7 +235,7 @@ public final class CommandPool: Sendable {
     /// Starts one command. Its start future resolves first, so that callbacks its consumer
     /// registers on the run then (a halt policy, say) run before the freed slot starts the next.
     private func start(_ queued: Queued, seat: Seat) {
-        let run = startCommand(queued.build(seat))
+        let run = startCommand(queued.build(seat), seat)
         if !queued.promise.tryComplete(.success(run)) || queued.promise.isCancelled { run.cancel() }
         run.result.onComplete { [self] outcome in
             queued.onFinish?(outcome.get())

@@ -419,9 +419,7 @@ extension OptionDeclaration {
             help: ["with --slurm: CPUs each step gets (default SLURM_CPUS_PER_TASK, else 1)"],
             manual: "With `--slurm`, the CPUs each job's step gets (`srun -c C`); default `SLURM_CPUS_PER_TASK`, else 1.",
             effect: { parsed, value throws(UsageError) in
-                let cpus = try OptionValue.count(value!, option: "--slurm-cpus")
-                guard cpus >= 1 else { throw .invalidValue(option: "--slurm-cpus", value: value!, expected: "at least 1") }
-                parsed.options.slurmCPUs = cpus
+                parsed.options.slurmCPUs = try OptionValue.positiveCount(value!, option: "--slurm-cpus")
             }),
         .init(
             ["slurm-rate"], value: .text("N"), example: "--slurm-rate 20", section: .hosts,
@@ -432,9 +430,7 @@ extension OptionDeclaration {
                 of tiny steps a second slow it for every user of the cluster.
                 """,
             effect: { parsed, value throws(UsageError) in
-                let rate = try OptionValue.count(value!, option: "--slurm-rate")
-                guard rate >= 1 else { throw .invalidValue(option: "--slurm-rate", value: value!, expected: "at least 1") }
-                parsed.options.slurmRate = rate
+                parsed.options.slurmRate = try OptionValue.positiveCount(value!, option: "--slurm-rate")
             }),
         .init(
             ["hosts", "sshlogin"], short: "S", value: .text("HOSTS"), example: "-S 4/build1,build2,:", section: .hosts,

@@ -80,6 +80,14 @@ enum OptionValue {
         return count
     }
 
+    /// A whole number of 1 or more (`--slurm-cpus`, `--slurm-rate`).
+    static func positiveCount(_ text: String, option: String) throws(UsageError) -> Int {
+        guard let count = Int(text), count >= 1 else {
+            throw .invalidValue(option: option, value: text, expected: "a whole number, 1 or more")
+        }
+        return count
+    }
+
     static func choice<Choice: RawRepresentable & CaseIterable>(_ text: String, option: String) throws(UsageError) -> Choice
     where Choice.RawValue == String {
         guard let choice = Choice(rawValue: text) else {

@@ -27,10 +27,10 @@ final class SlurmSlots: Sendable {
         self.stepName = stepName
     }
 
-    /// Runs `command` (a job's `shell -c line`, its environment holding `FUTURERUN_SLOT`) on its
-    /// slot's worker, starting the worker if the slot has none. On the pool's starting thread.
-    func start(_ command: Command) -> CommandRun {
-        let slot = command.environment.last { $0.name == "FUTURERUN_SLOT" }.flatMap { Int($0.value) } ?? 1
+    /// Runs `command` (a job's `shell -c line`) on the worker of its seat's slot, starting the
+    /// worker if the slot has none. On the pool's starting thread.
+    func start(_ command: Command, in seat: CommandPool.Seat) -> CommandRun {
+        let slot = seat.slot
         let job = RelayedRun { [self] in stop(slot: slot) }
         if slots.withLock({ $0[slot]?.worker == nil }) { launch(slot: slot) }
         let input = slots.withLock { slots -> InputPipe? in

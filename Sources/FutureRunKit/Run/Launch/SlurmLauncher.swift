@@ -34,7 +34,9 @@ final class SlurmLauncher: Launcher {
         self.settings = settings
         self.notices = notices
         let slots = settings.slots ? SlurmSlots(allocation: settings.allocation, stepName: stepName) : nil
-        pool = slots.map { slots in CommandPool(width: settings.width, start: slots.start) } ?? CommandPool(width: settings.width)
+        pool =
+            slots.map { slots in CommandPool(width: settings.width, start: slots.start(_:in:)) }
+            ?? CommandPool(width: settings.width)
         self.slots = slots
         state = Locked((StepRate(perSecond: settings.rate, now: .now), false, false))
     }
@@ -55,7 +57,7 @@ final class SlurmLauncher: Launcher {
 
     func place(_ local: Command, line: [UInt8], seat: CommandPool.Seat) -> (Command, Placement) {
         let node = settings.allocation.node(ofSlot: seat.slot)
-        // The slot's worker runs it: the command stays the job's own (``SlurmSlots/start(_:)``).
+        // The slot's worker runs it: the command stays the job's own (``SlurmSlots/start(_:in:)``).
         if slots != nil { return (local, Placement(seat: seat, machine: node)) }
         state.withLock { $0.rate.take(at: .now) }
         let step = SlurmCluster.step(local, node: node, cpus: settings.allocation.cpusPerStep, name: stepName)
