@@ -71,7 +71,7 @@ tsan:
 
 ## The quoting fuzz at scale: random templates times hostile arguments under dash and bash
 ## (`make test` runs 2,000 cases; FUTURERUN_FUZZ_SEED=N repeats a run).
-FUZZ_CASES ?= 20000
+FUZZ_CASES ?= 50000
 fuzz:
 	$(SWIFT) build --build-tests $(STRICT)
 	FUTURERUN_FUZZ_CASES=$(FUZZ_CASES) $(SWIFT) test --skip-build --filter QuotingFuzz

@@ -54,7 +54,7 @@ import Testing
             }
             let script = template.expand(arguments: arguments, jobNumber: 1, slot: 1)
             let expected = fragment.output(arguments)
-            for shell in ["/usr/bin/dash", "/usr/bin/bash"] {
+            for shell in fragment.bashOnly ? ["/usr/bin/bash"] : ["/usr/bin/dash", "/usr/bin/bash"] {
                 let directory = scratch.file("\(number)-\(shell.split(separator: "/").last!)")
                 mkdir(directory, 0o700)
                 var command = Command(bytes: [Array(shell.utf8), Array("-c".utf8), script])
@@ -97,6 +97,8 @@ struct Fragment {
     var mustBeRefused = false
     /// It must be followed by a newline (a comment, a here-document's delimiter line).
     var endsLine = false
+    /// It uses bash's syntax (`[[ ]]`): dash does not run it.
+    var bashOnly = false
 
     /// `self` then `next`, joined by `joiner` (a newline when `self` ends its line).
     func then(_ next: Fragment, joiner: String) -> Fragment {
@@ -105,7 +107,7 @@ struct Fragment {
         return Fragment(
             text: text + (endsLine ? "\n" : joiner) + next.text, output: { first($0) + second($0) },
             mayBeRefused: mayBeRefused || next.mayBeRefused, mustBeRefused: mustBeRefused || next.mustBeRefused,
-            endsLine: next.endsLine)
+            endsLine: next.endsLine, bashOnly: bashOnly || next.bashOnly)
     }
 
     /// The text, closed with a newline if it must be (before a `)` or `;;`).
@@ -113,7 +115,9 @@ struct Fragment {
     /// `text` (which holds this fragment) printing `output` (by default what this one prints),
     /// refused as this one is.
     func wrapped(_ text: String, output: (([[UInt8]]) -> [UInt8])? = nil) -> Fragment {
-        Fragment(text: text, output: output ?? self.output, mayBeRefused: mayBeRefused, mustBeRefused: mustBeRefused)
+        Fragment(
+            text: text, output: output ?? self.output, mayBeRefused: mayBeRefused, mustBeRefused: mustBeRefused,
+            bashOnly: bashOnly)
     }
 
     /// The text ended as a command in a list (before `}` or `fi`): by `;` or a newline.
@@ -201,7 +205,7 @@ struct TemplateGrammar {
 
     /// A statement of the grammar, nesting others up to depth 2.
     private mutating func statement(depth: Int) -> Fragment {
-        let choices = depth >= 2 ? 9 : 18
+        let choices = depth >= 2 ? 9 : 26
         switch below(choices) {
         case 0, 1:
             let printed = word()
@@ -285,10 +289,66 @@ struct TemplateGrammar {
             let output = assigned.output
             return Fragment(
                 text: "v=\(assigned.text); printf '<%s>' \"$v\"", output: { Array("<".utf8) + output($0) + Array(">".utf8) })
-        default:
+        case 17:
             let (string, list) = replacement()
             return Fragment(
                 text: "printf '<%s>' x\(string)y", output: { Array("<x".utf8) + $0[list] + Array("y>".utf8) })
+        case 18:
+            // A command name the shell finds after quote removal and line continuations.
+            let printed = word()
+            let inner = printed.output
+            let name = ["\"printf\"", "\\printf", "pr''intf", "pr\\\nintf", "command printf"][below(5)]
+            return Fragment(text: "\(name) '<%s>' \(printed.text)", output: { Array("<".utf8) + inner($0) + Array(">".utf8) })
+        case 19:
+            let (string, list) = replacement()
+            let nested = below(2) == 0 ? "\"${unset_fr:-${unset_fr2:-\(string)}}\"" : "x\\\n\(string)"
+            let prefix = nested.hasPrefix("x") ? Array("x".utf8) : []
+            return Fragment(text: "printf '<%s>' \(nested)", output: { Array("<".utf8) + prefix + $0[list] + Array(">".utf8) })
+        case 20:
+            // An argument that passes through variables, none of which is evaluated.
+            let (string, list) = replacement()
+            let forms = [
+                "x=\(string); y=$x; printf '<%s>' \"$y\"", "set -- \(string); printf '<%s>' \"$1\"",
+                "for v in \(string); do printf '<%s>' \"$v\"; done", "export E=\(string); printf '<%s>' \"$E\"",
+                "f() { printf '<%s>' \"$1\"; }; f \(string)", "printf '<%s>' \"${assigned_fr:=\(string)}\"; unset assigned_fr",
+            ]
+            return Fragment(text: forms[below(forms.count)], output: { Array("<".utf8) + $0[list] + Array(">".utf8) })
+        case 21:
+            // Operands of fixed operators of test and [[ ]] (bash), whatever the argument's bytes.
+            let (string, list) = replacement()
+            let bash = below(2) == 0
+            let condition =
+                bash
+                ? "[[ -n \(string) || \(string) == x || ! -e \(string) ]]"
+                : "[ -n \(string) ] || [ \(string) = x ] || [ ! -e \(string) ]"
+            return Fragment(
+                text: "if \(condition); then printf '<%s>' \(string); else printf '<%s>' \(string); fi",
+                output: { Array("<".utf8) + $0[list] + Array(">".utf8) }, bashOnly: bash)
+        case 22:
+            // Places where an argument is a name or code in bash, however it is written.
+            let (string, _) = replacement()
+            let (other, _) = replacement()
+            let forms = [
+                "\"let\" x=\(string)", "\\let x=\(string)", "l''et x=\(string)", "dec\"\"lare -i x=\(string)",
+                "\\typeset -i x=\(string)",
+                "printf -v \(string) %s hi", "declare \(string)=1", "read \(string) <<<hi", "f() { local \(string)=1; }; f",
+                "[[ -v \(string) ]]", "test -v \(string)", "x=\(string); echo \"${!x}\"", "declare -n r=\(string); echo \"$r\"",
+                "set -- a b c; echo \"${@:\(string)}\"", "echo \"${*:\(string)}\"", "a=([\(string)]=1)", "a+=(\(string))",
+                "echo $(\\\n(1+\(string)))", "(\\\n(x=\(string)))", "l\\\net x=\(string)", "x=\(string); echo $((x+1))",
+                "f() { echo $(( $1 )); }; f \(string)", "x=XYZ; printf %s \"${x/Y/\(string)}\"", "L=let; $L x=\(string)",
+                "[[ \(string) \(other) 1 ]]", "[ \(string) \(other) ]", "x=\(string); [[ $x -eq 1 ]]",
+                "declare -i n; n=\(string)",
+                "PS4=\(string)", "echo \"${!\(string)}\"", "unset \(string)",
+            ]
+            return Fragment(text: forms[below(forms.count)], output: Self.literal(""), mayBeRefused: true, mustBeRefused: true)
+        case 23:
+            let (string, list) = replacement()
+            return Fragment(text: "cat <<<\(string)", output: { $0[list] + [0x0A] }, bashOnly: true)
+        default:
+            let (string, list) = replacement()
+            return Fragment(
+                text: "case x in \(string)) ;; *) printf '<%s>' \(string);; esac",
+                output: { $0[list] == Array("x".utf8) ? [] : Array("<".utf8) + $0[list] + Array(">".utf8) })
         }
     }
 }

@@ -75,7 +75,8 @@ private let shells = ["/usr/bin/dash", "/usr/bin/bash"]
         ("echo $'a{}'", "$'...'"), ("cat <<{}\nx\n{}", "delimiter"), ("cat <<'EOF'\n{}\nEOF", "quoted here-document"),
         ("echo $(( {} + 1 ))", "((...))"), ("(( x = {} ))", "((...))"), ("echo $[{}]", "$[...]"), ("let x={}", "let"),
         ("a[{}]=1", "subscript"), ("echo ${a[ {} ]}", "subscript"), ("echo ${x:{}}", "OFFSET"),
-        ("[[ 1 -eq {} ]]", "-eq"), ("declare -i x={}", "declare -i"), ("local -ri x={}", "local -i"),
+        ("[[ 1 -eq {} ]]", "-eq"), ("declare -i x={}", "assignment to x, whose value the shell evaluates"),
+        ("local -ri x={}", "assignment to x, whose value the shell evaluates"),
     ])
     func contextsWhereNoReferenceIsDataAreRefused(template: String, context: String) {
         #expect {
@@ -93,7 +94,8 @@ private let shells = ["/usr/bin/dash", "/usr/bin/bash"]
 
     @Test func constructsNearArithmeticStayAllowed() throws {
         #expect(try expand("echo $((1<<2)); echo {}", ["a"]) == "_fr1=a; echo $((1<<2)); echo \"${_fr1}\"")
-        #expect(try expand("[[ -f {} ]] && gzip {}", ["a b"]) == "[[ -f 'a b' ]] && gzip 'a b'")
+        // Inside [[ ]] an argument is a reference: written bare, `-eq` would be an operator.
+        #expect(try expand("[[ -f {} ]] && gzip {}", ["a b"]) == "_fr1='a b'; [[ -f \"${_fr1}\" ]] && gzip 'a b'")
         #expect(try expand("echo \\$'{}'", ["q"]) == "_fr1=q; echo \\$''\"${_fr1}\"''")
     }
 

@@ -109,9 +109,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("echo $'x{}'", "inside $'...' cannot be quoted safely"),
-        ("cat <<'EOF'\n{}\nEOF", "inside a quoted here-document"),
-        ("echo $(( {} + 1 ))", "bash evaluates an argument there"),
+        ("echo $'x{}'", "{} at character 9 of the template would not be data in $'...'"),
+        ("cat <<'EOF'\n{}\nEOF", "would not be data in a quoted here-document"),
+        ("echo $(( {} + 1 ))", "the shell evaluates an argument there as an expression"),
         ("cat <<EOF\n", "where appended arguments would not be data"),
     ])
     func aTemplateWithAReplacementWhereNothingKeepsItDataIsRefused(template: String, message: String) {

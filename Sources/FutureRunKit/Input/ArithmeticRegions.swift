@@ -1,11 +1,11 @@
-/// The parts of a template where bash evaluates text as an arithmetic expression: there even a
-/// variable's value is read as code (`a[$(cmd)]` runs `cmd`), so no quoting keeps an argument data
-/// and a replacement is refused.
+/// The parts of a template where bash reads text as an arithmetic expression, so that
+/// ``QuoteTracker`` reads `<<` there as a shift, not a here-document. (Whether a replacement may
+/// stand in one is ``ReplacementSites``' decision: it may not.)
 ///
 /// Found from the bytes alone, without trusting a reading of the quotes: a region runs from its
 /// opener to the bracket that closes it, counting brackets naively, and to the end of the template
 /// if anything between could hide a bracket from that count (a quote, backslash, comment, newline or
-/// `case`). A region that is too long only refuses more; one that is too short is what must not be.
+/// `case`).
 ///
 /// | opener | region |
 /// |---|---|

@@ -51,6 +51,8 @@ struct Template: Sendable, Equatable {
     let appended: Placement
     /// Whether any replacement string appears (`{#}` and `{%}` too); if none, the arguments are appended.
     let hasReplacement: Bool
+    /// Whether an argument is part of it (not only `{#}` or `{%}`).
+    var usesArguments: Bool { parts.contains { if case .argument = $0 { true } else { false } } }
     /// Whether the job's slot is part of the command line (`{%}`).
     let usesSlot: Bool
     /// Whether every argument appears whole in the command line (`{}`, or appended), and whether
@@ -66,8 +68,8 @@ struct Template: Sendable, Equatable {
     /// once per argument (empty otherwise).
     let repeatedWords: [Range<Int>]
 
-    /// Parses `bytes`; refuses a replacement where bash evaluates it (``ArithmeticRegions``) or where
-    /// no reference expands (``QuoteTracker``).
+    /// Parses `bytes`; refuses a replacement that does not stand where its argument is data
+    /// (``ReplacementSites``); writes each other one for the quotes around it (``QuoteTracker``).
     /// - Parameter plus: `--plus`: GNU parallel's extra path strings are replacement strings too.
     /// - Parameter repeatsWords: `-X`: each word holding a replacement string is repeated per argument.
     init(_ bytes: [UInt8], plus: Bool = false, repeatsWords: Bool = false) throws(UsageError) {
@@ -92,27 +94,52 @@ struct Template: Sendable, Equatable {
             escaped = !escaped && bytes[index] == UInt8(ascii: "\\")
             index += 1
         }
+        let hasReplacement = !found.isEmpty
         var masked = bytes
+        // The template for ``ReplacementSites``: each argument a hole; `{#}` and `{%}`, numbers
+        // futurerun writes, a digit.
+        var holes: [UInt8] = []
+        /// For each replacement string, its hole's number (none for `{#}` and `{%}`).
+        var holeNumbers: [Int?] = []
+        var next = 0
         for replacement in found {
             masked.replaceSubrange(
                 replacement.at..<(replacement.at + replacement.length),
                 with: repeatElement(UInt8(ascii: "_"), count: replacement.length))
+            holes += bytes[next..<replacement.at]
+            if case .argument = replacement.2 {
+                holeNumbers.append(holeNumbers.count(where: { $0 != nil }))
+                holes.append(ShellLexer.hole)
+            } else {
+                holeNumbers.append(nil)
+                holes.append(UInt8(ascii: "1"))
+            }
+            next = replacement.at + replacement.length
         }
-        let arithmetic = ArithmeticRegions(masked)
-        var tracker = QuoteTracker(arithmetic: arithmetic)
+        holes += bytes[next...]
+        // Arguments appended to a template without replacement strings stand as one more word.
+        let sites = ReplacementSites(holes: hasReplacement ? holes : holes + [0x20, ShellLexer.hole])
+        var tracker = QuoteTracker(arithmetic: ArithmeticRegions(masked))
         var onlyPlainWords = true
         var parts: [Part] = []
         /// The bytes of each part.
         var spans: [Range<Int>] = []
         var literalStart = 0
-        func placement(at index: Int) throws(UsageError) -> Placement {
-            if let construct = arithmetic.construct(containing: index) {
+        /// How the argument of replacement string `number` (`found.count`: the appended arguments)
+        /// at byte `index` is written.
+        func placement(_ number: Int, at index: Int) throws(UsageError) -> Placement {
+            let hole = number < found.count ? holeNumbers[number] ?? 0 : 0
+            if let refusal = sites.refusal(hole) {
+                let replacement = found.indices.contains(number) ? found[number] : nil
                 throw .unsafeTemplate(
-                    context: construct, hint: "bash evaluates an argument there as an expression, which can run code")
+                    context: refusal.construct, hint: refusal.hint,
+                    replacement: replacement.map { String(decoding: bytes[$0.at..<($0.at + $0.length)], as: UTF8.self) }
+                        ?? "an appended argument",
+                    offset: index + 1)
             }
-            return onlyPlainWords ? .word : .reference(try tracker.site(at: index).get())
+            return onlyPlainWords && sites.allowsBareWord(hole) ? .word : .reference(try tracker.site(at: index).get())
         }
-        for replacement in found + [(bytes.count, 0, nil)] as [(at: Int, length: Int, Replacement?)] {
+        for (number, replacement) in (found + [(bytes.count, 0, nil)] as [(at: Int, length: Int, Replacement?)]).enumerated() {
             for position in literalStart..<replacement.at {
                 tracker.feed(bytes, at: position)
                 onlyPlainWords = onlyPlainWords && Template.isPlainWordByte(bytes[position])
@@ -131,15 +158,15 @@ struct Template: Sendable, Equatable {
             case .jobNumber: parts.append(.jobNumber)
             case .slot: parts.append(.slot)
             case .argument(let list, let transform):
-                parts.append(.argument(list: list, transform, try placement(at: replacement.at)))
+                parts.append(.argument(list: list, transform, try placement(number, at: replacement.at)))
             }
         }
         self.parts = parts
-        hasReplacement = !found.isEmpty
+        self.hasReplacement = hasReplacement
         if hasReplacement {
             appended = .word
         } else {
-            appended = try placement(at: bytes.count)
+            appended = try placement(found.count, at: bytes.count)
             guard appended == .word || appended == .reference(.init(surroundings: .code)) else { throw .unplacedArguments }
         }
         usesSlot = parts.contains(.slot)

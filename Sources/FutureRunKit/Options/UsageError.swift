@@ -16,7 +16,9 @@ enum UsageError: Error, Equatable, CustomStringConvertible {
     case needsOption(option: String, needs: String, example: String)
     case needsOneList(String)
     case unrunnableShell(path: String, reason: String)
-    case unsafeTemplate(context: String, hint: String)
+    /// A replacement string where its argument would not be data; `replacement` and `offset` (from
+    /// 1, in bytes) say which, when known.
+    case unsafeTemplate(context: String, hint: String, replacement: String = "", offset: Int = 0)
     case unplacedArguments
     /// A form of GNU parallel's that futurerun does not do, and futurerun's way if it has one.
     case gnuForm(form: String, instead: String)
@@ -55,8 +57,10 @@ enum UsageError: Error, Equatable, CustomStringConvertible {
             "cannot run the shell '\(path)': \(reason) (give --shell a path to an executable, such as /bin/bash)"
         case .badJobGraph(let problem):
             problem
-        case .unsafeTemplate(let context, let hint):
-            "a replacement string inside \(context) cannot be quoted safely: \(hint)"
+        case .unsafeTemplate(let context, let hint, let replacement, let offset):
+            offset > 0
+                ? "\(replacement) at character \(offset) of the template would not be data in \(context): \(hint)"
+                : "a replacement string inside \(context) cannot be kept data: \(hint)"
         case .sharedReportFile(let first, let second, let path):
             "'\(first)' and '\(second)' would both write '\(path)': give each report a file of its own"
         case .gnuForm(let form, let instead):
