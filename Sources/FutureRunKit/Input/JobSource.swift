@@ -334,6 +334,12 @@ final class JobSource: JobOrigin {
             return JobHeader.split(line).map { split in split.header.map { ($0, split.command) } }
         case .arguments(let arguments):
             guard let headerTemplate else { return .success(nil) }
+            // An argument is one name, whatever it holds: a comma or blank in it is no separator.
+            if headerTemplate.usesArguments,
+                let bad = arguments.first(where: { $0.contains { $0 == 0x2C || $0 == 0x20 || $0 == 0x09 || $0 == 0x0A } })
+            {
+                return .failure(.badName(String(decoding: bad, as: UTF8.self)))
+            }
             let text = headerTemplate.expandUnquoted(arguments: arguments, jobNumber: number)
             // An argument holding a blank would make more words, or push a word into the command.
             guard let (words, rest) = JobHeader.divide(text), rest.isEmpty, words.count == headerWords else {
