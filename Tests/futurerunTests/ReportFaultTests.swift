@@ -47,6 +47,52 @@ import Testing
         #expect((1...9).contains(cases), "complete testcases only: \(cases)")
     }
 
+    @Test func aTimelineThroughASymlinkReplacesTheTargetAndKeepsTheLink() throws {
+        let scratch = Scratch()
+        scratch.write("real.svg", "old")
+        symlink("real.svg", scratch.file("link.svg"))
+        let run = futurerun(["-q", "--timeline", "link.svg", "echo a"], directory: scratch.path)
+        #expect(run.status == 0, "\(run.err)")
+        var info = stat()
+        #expect(lstat(scratch.file("link.svg"), &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the link is still a link")
+        #expect(try #require(scratch.read("real.svg")).contains("<svg"))
+        #expect(scratch.entries().sorted() == ["link.svg", "real.svg"], "\(scratch.entries())")
+    }
+
+    @Test func aTimelineToAFIFOIsWrittenThroughToItsReader() throws {
+        let scratch = Scratch()
+        #expect(mkfifo(scratch.file("pipe"), 0o600) == 0)
+        let run = futurerun(
+            ["-q", "--timeline", "pipe", "echo a"], shellPrefix: "cat pipe > picture & ",
+            shellSuffix: "; status=$?; wait; exit $status",
+            directory: scratch.path, exec: false)
+        #expect(run.status == 0, "\(run.err)")
+        var info = stat()
+        #expect(stat(scratch.file("pipe"), &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO is still a FIFO")
+        #expect(try #require(scratch.read("picture")).contains("</svg>"), "the reader got the whole picture")
+    }
+
+    @Test func aTimelineToItsOwnStdoutFollowsTheJobsOutput() throws {
+        let scratch = Scratch()
+        let run = futurerun(["-q", "--timeline", "/dev/stdout", "echo job"], shellSuffix: " > out", directory: scratch.path)
+        #expect(run.status == 0, "\(run.err)")
+        let out = try #require(scratch.read("out"))
+        #expect(out.hasPrefix("job\n") && out.contains("</svg>"), "\(out.prefix(80))")
+    }
+
+    @Test(.enabled(if: canMountTinyDisk, "mounting a tmpfs needs root"))
+    func aTimelineOnAFullDiskFailsTheRunAndKeepsTheEarlierPicture() throws {
+        let disk = try #require(TinyDisk())
+        let picture = disk.path + "/run.svg"
+        #expect(futurerun(["-q", "--timeline", picture, "echo a"]).status == 0)
+        let earlier = try #require(readText(picture))
+        _ = Command.shell("head -c 2M /dev/zero > \(quoted(disk.path))/filler").run().value
+        let run = futurerun(["-q", "--timeline", picture, "echo a"])
+        #expect(run.status == 255)
+        #expect(run.err.contains("cannot write '\(picture)'"), "\(run.err)")
+        #expect(readText(picture) == earlier)
+    }
+
     @Test func anEarlierTimelineSurvivesARunKilledBeforeItsEnd() throws {
         let scratch = Scratch()
         let picture = scratch.file("run.svg")

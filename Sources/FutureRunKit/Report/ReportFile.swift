@@ -68,25 +68,81 @@ final class ReportFile {
         _ = restoring.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
     }
 
-    /// Replaces the file at `path` with `bytes` at once: they are written to a temporary name
-    /// beside it, then renamed over it, so a crash or a full disk leaves the earlier file whole.
-    /// Returns the error, if any (the temporary file is removed then).
+    /// Puts `bytes` in the file `path` names, whole. A regular file (or one a symbolic link
+    /// names: the link stays) is replaced at once: written to a temporary name beside it, then
+    /// renamed over it, so a crash or a full disk leaves the earlier file whole. Anything else —
+    /// a FIFO, a device, futurerun's own stdout or stderr (`/dev/stdout`), a link to nothing yet —
+    /// is written through in place, never replaced. Returns the error, if any.
     static func replace(_ path: String, with bytes: [UInt8]) -> String? {
+        switch Destination(path) {
+        case .standardStream(let descriptor):
+            return write(bytes, to: dup(descriptor), path: path)
+        case .inPlace(let create):
+            return write(
+                bytes, to: Glibc.open(path.systemPath, O_WRONLY | O_CLOEXEC | (create ? O_CREAT | O_TRUNC : 0), 0o644), path: path
+            )
+        case .regularFile(let resolved):
+            return replaceRegularFile(resolved, with: bytes, shownAs: path)
+        }
+    }
+
+    /// What writing a whole report to a path means.
+    enum Destination: Equatable {
+        /// futurerun's own stdout (1) or stderr (2): written there, after what is already written.
+        case standardStream(Int32)
+        /// A FIFO, device or socket, or a link to nothing yet (`create`): opened and written.
+        case inPlace(create: Bool)
+        /// A regular file, at this path (a link resolved), or nothing yet: replaced whole.
+        case regularFile(String)
+
+        init(_ path: String) {
+            var info = stat()
+            guard stat(path.systemPath, &info) == 0 else {
+                var link = stat()
+                self = lstat(path.systemPath, &link) == 0 ? .inPlace(create: true) : .regularFile(path)
+                return
+            }
+            for descriptor: Int32 in [1, 2] {
+                var own = stat()
+                if fstat(descriptor, &own) == 0, own.st_dev == info.st_dev, own.st_ino == info.st_ino {
+                    self = .standardStream(descriptor)
+                    return
+                }
+            }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                self = .inPlace(create: false)
+                return
+            }
+            guard let resolved = realpath(path.systemPath, nil) else {
+                self = .regularFile(path)
+                return
+            }
+            defer { free(resolved) }
+            self = .regularFile(String(cString: resolved))
+        }
+    }
+
+    private static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) -> String? {
+        guard descriptor >= 0 else { return "cannot write '\(path)': \(String(cString: strerror(errno)))" }
+        let file = ReportFile(descriptor: descriptor, path: path)
+        file.write(bytes)
+        return file.error
+    }
+
+    private static func replaceRegularFile(_ path: String, with bytes: [UInt8], shownAs shown: String) -> String? {
         let temporary =
             FileIdentity.directory(of: path) + "/.futurerun-\(getpid())-"
             + (path.split(separator: "/").last.map(String.init) ?? "report")
         let descriptor = Glibc.open(temporary.systemPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return "cannot write '\(path)': \(String(cString: strerror(errno)))" }
-        let file = ReportFile(descriptor: descriptor, path: path)
-        file.write(bytes)
-        if let error = file.error {
+        guard descriptor >= 0 else { return "cannot write '\(shown)': \(String(cString: strerror(errno)))" }
+        if let error = write(bytes, to: descriptor, path: shown) {
             unlink(temporary.systemPath)
             return error
         }
         guard rename(temporary.systemPath, path.systemPath) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary.systemPath)
-            return "cannot write '\(path)': \(reason)"
+            return "cannot write '\(shown)': \(reason)"
         }
         return nil
     }

@@ -17,12 +17,21 @@ final class Timeline: Report {
     private var headers: [Int: JobHeader] = [:]
     private var tally = Tally()
 
-    /// Checks now that `path` can be written (creating it empty if it does not exist); the picture
-    /// replaces it at the end, whole (``ReportFile/replace(_:with:)``): an earlier picture stays until then.
+    /// Checks now that `path` can be written (creating a file empty if none exists); the picture
+    /// replaces it at the end, whole (``ReportFile/replace(_:with:)``): an earlier picture stays
+    /// until then. A FIFO or device is only checked, not opened: opening a FIFO would wait for a
+    /// reader, and closing it would end that reader's input before the picture is written.
     init(path: String) throws(UsageError) {
-        let descriptor = Glibc.open(path.systemPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-        Glibc.close(descriptor)
+        switch ReportFile.Destination(path) {
+        case .inPlace(create: false), .standardStream:
+            guard access(path.systemPath, W_OK) == 0 else {
+                throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            }
+        case .inPlace(create: true), .regularFile:
+            let descriptor = Glibc.open(path.systemPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            Glibc.close(descriptor)
+        }
         self.path = path
     }
 
