@@ -69,13 +69,23 @@ import Testing
 
 /// `--load` and `-j FILE` as values.
 @Suite struct LoadAndJobsFile {
-    @Test func loadIsWhatRunsOrWaitsForTheDiskNow() {
-        let stat = "cpu  1 2 3\nintr 5 6\nprocs_running 3\nprocs_blocked 1\nsoftirq 1\n"
-        #expect(LoadAdmission.busy(stat: stat) == 4)
-        #expect(LoadAdmission.busy(stat: "cpu 1\n") == nil)
-        let load = LoadAdmission(limit: 4)
-        #expect(load.more(busy: 4) == 1, "this reading is one of them")
-        #expect(load.more(busy: 5) == 0 && load.more(busy: 1) == 1)
+    @Test func loadIsWhatOtherUserThreadsRunOrWaitForTheDiskNow() {
+        let running = "42 (my prog) R 1 42 42 0 -1 4194560 1 0 0 0 5 2"
+        let kernel = "17 (kworker/0:1) D 2 0 0 0 -1 69238880 0 0 0 0 0 0"
+        let sleeping = "7 (sshd) S 1 7 7 0 -1 4194560 0 0 0 0 0 0"
+        let fields = [running, kernel, sleeping].map { RunnableThreads.fields($0)! }
+        #expect(fields.map(RunnableThreads.isBusy) == [true, true, false])
+        #expect(fields.map(RunnableThreads.isKernelThread) == [false, true, false], "PF_KTHREAD")
+        #expect(RunnableThreads.fields("1 (a) R") == nil)
+        let load = LoadAdmission(limit: 1)
+        #expect(load.more(busy: 0) == 1, "--load 1 runs on an idle machine")
+        #expect(load.more(busy: 1) == 0 && LoadAdmission(limit: 4).more(busy: 3) == 1)
+    }
+
+    @Test func theLoadLeavesOutFuturerunsOwnThreads() throws {
+        let all = try #require(RunnableThreads.count(excluding: 0))
+        let others = try #require(RunnableThreads.count())
+        #expect(others <= all)
     }
 
     @Test func aJobsValueThatIsNoNumberIsAFile() throws {

@@ -114,6 +114,31 @@ import Testing
         }
     }
 
+    @Test func aMemsuspendThatCouldNeverStartAJobIsRefused() throws {
+        try inCgroup(limit: 1 << 30) { directory in
+            let run = futurerun(["--memsuspend", "600M", "true"], shellPrefix: "echo $$ > \(directory)/cgroup.procs; ")
+            #expect(run.status == 255 && run.errLines.count == 1, "\(run.err)")
+            #expect(run.err.contains("at most half the memory there is (1G"), "\(run.err)")
+        }
+    }
+
+    @Test func loadOneRunsAndSaysOnceWhenItHasWaitedLong() {
+        let scratch = Scratch()
+        let quiet = futurerun(["-q", "--load", "1", "--each", "echo {}", ":::", "1", "2"])
+        #expect(quiet.status == 0 && quiet.out == "1\n2\n", "--load 1 runs: \(quiet.err)")
+        // Two busy loops for 6 s: the load is 2 until they are gone.
+        let burners = "p=; for i in 1 2; do (while :; do :; done) & p=\"$p $!\"; done; sleep 6; date +%s%N > calm; kill $p; "
+        let run = futurerun(
+            ["-q", "--load", "1", "--each", "date +%s%N > start.{}", ":::", "1"], shellPrefix: "(\(burners)) & sleep 0.3; ",
+            directory: scratch.path, exec: false)
+        #expect(run.status == 0, "\(run.err)")
+        let calm = Int(scratch.read("calm")?.filter(\.isNumber) ?? "") ?? 0
+        let start = stamps(scratch, 1...1)[0].start
+        #expect(calm > 0 && start >= calm, "started after the busy loops ended")
+        let waiting = run.errLines.filter { $0.hasPrefix("futurerun: waiting: load ") && $0.contains("≥ 1 (--load)") }
+        #expect(waiting.count == 1, "one notice: \(run.err)")
+    }
+
     // `-j FILE` and `--load` on real processes, told apart by the jobs' recorded stamps (in this
     // serialized suite: the busy loops below would starve the memory test's jobs).
 

@@ -190,12 +190,15 @@ struct Plan {
     private static func checkMemorySize(_ reserve: Int, option: String, hosts: Int) throws(UsageError) {
         if hosts > 0 { throw .conflictingOptions(option, "-S/--hosts-file") }
         guard let readings = MemoryReadings.Source.current().read() else { return }
-        guard reserve <= readings.total else {
+        // --memsuspend starts a job only while twice SIZE is free.
+        let needed = option == "--memsuspend" ? 2 * reserve : reserve
+        guard needed <= readings.total else {
+            let total = ByteCountFormat.format(readings.total)
             throw .invalidValue(
                 option: option, value: ByteCountFormat.format(reserve),
-                expected:
-                    "at most the memory there is (\(ByteCountFormat.format(readings.total)), the machine's or its cgroup's limit)"
-            )
+                expected: needed > reserve
+                    ? "at most half the memory there is (\(total), the machine's or its cgroup's limit): --memsuspend starts a job only while twice SIZE is free"
+                    : "at most the memory there is (\(total), the machine's or its cgroup's limit)")
         }
     }
 

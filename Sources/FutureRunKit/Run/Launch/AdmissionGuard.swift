@@ -38,6 +38,8 @@ final class AdmissionGuard: Sendable {
         var heldFor = ""
         /// Time held since the last start, before `heldSince`: the next job to start waited it.
         var heldBefore: Duration = .zero
+        /// The run has been told once that admission holds jobs back.
+        var saidWaiting = false
         /// The last memory reading: a start is counted against it (its claim) without reading again.
         var lastReadings: MemoryReadings?
         var ticking = false
@@ -46,7 +48,8 @@ final class AdmissionGuard: Sendable {
 
     private let rules: Rules
     private let memory: MemoryReadings.Source?
-    private let stat: ProcFile?
+    /// How long admission may hold jobs back before the run says so, once.
+    static let patience: Duration = .seconds(5)
     private let pool: CommandPool
     private let notices: Notices
     /// The width the other providers allow (`-j`, make's jobserver).
@@ -56,7 +59,6 @@ final class AdmissionGuard: Sendable {
     init(_ rules: Rules, pool: CommandPool, notices: Notices, width: Int) {
         self.rules = rules
         memory = rules.memoryFree != nil || rules.suspension != nil ? .current() : nil
-        stat = rules.load != nil ? ProcFile("/proc/stat") : nil
         self.pool = pool
         self.notices = notices
         allowed = Locked(width)
@@ -88,31 +90,45 @@ final class AdmissionGuard: Sendable {
         let running = active.count + suspended.count
         var more = Int.max
         var limit = ""
-        if let load = rules.load, let busy = stat?.read().flatMap(LoadAdmission.busy(stat:)) {
+        var detail = ""
+        if let load = rules.load, let busy = RunnableThreads.count() {
             more = load.more(busy: busy)
             limit = "load"
+            detail = "load \(busy) ≥ \(load.limit) (--load)"
         }
         if let memory, let readings = fresh || last == nil ? memory.read() : last {
             state.withLock { $0.lastReadings = readings }
             var memory = Int.max
+            var reserve = ""
             if let admission = rules.memoryFree {
                 memory = admit(admission, readings, running: running, claiming: claiming, active: active, stoppedBefore)
+                reserve = "--memfree \(ByteCountFormat.format(admission.reserve))"
             }
             if let suspension = rules.suspension {
                 suspend(suspension, readings, active: active, suspended: suspended, now: now)
-                memory = min(
-                    memory, suspension.more(available: readings.available, claiming: claiming, suspended: suspended.count))
+                let allowed = suspension.more(available: readings.available, claiming: claiming, suspended: suspended.count)
+                if allowed < memory { reserve = "--memsuspend \(ByteCountFormat.format(suspension.reserve))" }
+                memory = min(memory, allowed)
             }
-            if memory <= more { (more, limit) = (memory, "memory") }
+            if memory <= more {
+                (more, limit) = (memory, "memory")
+                detail = "\(ByteCountFormat.format(readings.available)) available, \(reserve)"
+            }
         }
         let held = more != .max && running + more < min(width, running + pool.queued)
-        state.withLock { state in
+        let waitedLong = state.withLock { state in
             if held, state.heldSince == nil { (state.heldSince, state.heldFor) = (now, limit) }
             if !held, let since = state.heldSince {
                 state.heldBefore += now - since
                 state.heldSince = nil
             }
+            guard held, !state.saidWaiting, let since = state.heldSince, now - since + state.heldBefore > Self.patience else {
+                return false
+            }
+            state.saidWaiting = true
+            return true
         }
+        if waitedLong { notices.post("waiting: \(detail): no new job starts until that changes") }
         pool.setWidth(more == .max ? width : min(width, running + more), allowingNone: true)
         scheduleTick()
     }
