@@ -134,6 +134,7 @@ public enum FutureRun {
         }
 
         scheduler.finish()
+        if let notice = plan.source.inputNotice { try? console.say("futurerun: " + notice) }
         let signal = SignalWatcher.receivedSignal
         if signal != 0 { return 128 + signal }
         switch outputError {

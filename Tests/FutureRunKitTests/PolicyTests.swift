@@ -88,3 +88,13 @@ import Testing
         #expect(steps == [true, false, true])
     }
 }
+
+@Suite struct StopPressTests {
+    @Test func aSecondStopSignalWithinAnEchoIsTheSamePress() {
+        var presses = StopPresses()
+        let start = ContinuousClock.now
+        #expect(presses.action(first: true, at: start) == .stop)
+        #expect(presses.action(first: false, at: start + .milliseconds(20)) == .sameAsBefore)
+        #expect(presses.action(first: false, at: start + .milliseconds(150)) == .kill)
+    }
+}

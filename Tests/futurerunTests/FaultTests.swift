@@ -5,6 +5,29 @@ import Testing
 /// Signals, readers going away, write errors, and how jobs see the world.
 @Suite struct SignalsAndFaults {
     // SIGHUP first drains (GNUFormsTests); a second stops, as these do.
+    @Test func aJobsFileReplacedByAFIFOKeepsTheLastWidth() {
+        let scratch = Scratch()
+        scratch.write("jf", "2\n")
+        let run = futurerun(
+            ["-q", "-j", "jf", "mv jf jf.old; mkfifo jf", ":::", "sleep 0.3", ":::", "sleep 0.3"], directory: scratch.path)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.errLines == ["futurerun: -j jf: it is no longer a regular file; the width stays 2"], "\(run.err)")
+        let fifo = futurerun(["-j", "jf", "true"], directory: scratch.path)
+        #expect(fifo.status == 255 && fifo.err.contains("(not a regular file)"), "\(fifo.err)")
+    }
+
+    @Test func aPipePartFileThatShrinksGivesTheJobsWhatIsLeft() {
+        let scratch = Scratch()
+        scratch.write("f", (1...30000).map(String.init).joined(separator: "\n") + "\n")
+        let run = futurerun(
+            ["-q", "-j1", "--pipe-part", "-a", "f", "--block", "40k", "if [ {#} = 1 ]; then : > f; fi; wc -c"],
+            directory: scratch.path)
+        #expect(run.status == 0, "\(run.err)")
+        let counts = run.out.split(separator: "\n").compactMap { Int($0.filter(\.isNumber)) }
+        #expect(counts.count >= 1 && counts[0] > 0 && counts.dropFirst().allSatisfy { $0 == 0 }, "\(run.out)")
+        #expect(run.err.contains("the --pipe-part file shrank while it was read"), "\(run.err)")
+    }
+
     @Test(arguments: [(Int32(SIGINT), Int32(130)), (Int32(SIGTERM), Int32(143))])
     func signalStopsEveryJobAndExitsWithItsStatus(signal: Int32, expected: Int32) {
         let marker = "31.\(signal)\(getpid() % 1000)"

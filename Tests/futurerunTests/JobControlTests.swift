@@ -58,6 +58,22 @@ import Testing
         #expect(outcome.wall < .seconds(20))
     }
 
+    @Test func anInterruptSentToTheProcessAndItsGroupIsOnePress() throws {
+        // `timeout -s INT` signals futurerun and then its group: two SIGINTs a moment apart (20 ms
+        // here, so that they cannot merge into one pending signal). The job must get its grace
+        // (TERM, which it answers), not the SIGKILL of a second Ctrl-C.
+        let (scratch, outcome) = run(
+            """
+            "$F" --grace 10s "trap 'sleep 0.3; echo graced > \\"$D/graced\\"; exit 0' TERM; echo up > \\"$D/up\\"; sleep 30 & wait" 2>"$D/err" & pid=$!
+            for i in $(seq 100); do [ -e "$D/up" ] && break; sleep 0.05; done
+            kill -INT $pid; sleep 0.02; kill -INT $pid; wait $pid; echo "exit $?"
+            """)
+        let err = scratch.read("err") ?? ""
+        #expect(outcome.out == "exit 130\n", "\(outcome.out) \(err)")
+        #expect(scratch.read("graced") == "graced\n", "the job got its SIGTERM: \(err)")
+        #expect(!err.contains("killing the running jobs now"), "\(err)")
+    }
+
     @Test func makeWithoutPlusIsSaidOnceAndRunsOneJobAtATime() throws {
         try #require(access("/usr/bin/make", X_OK) == 0, "GNU make is not installed")
         let job = { (n: Int) in "date +%s%N > $$D/s\(n); sleep 0.3; date +%s%N > $$D/e\(n)" }

@@ -163,11 +163,12 @@ struct Plan {
 
     /// `-j FILE`'s value now.
     private static func readJobsFile(_ path: String) throws(UsageError) -> Options.Jobs {
-        guard let text = TextFile.read(path) else {
+        guard let text = TextFile.readRegular(path) else {
             throw .invalidValue(
                 option: "--jobs", value: path,
                 expected:
-                    "a number of jobs (4), 0, a share of the CPUs (50%), or a file holding one (\(String(cString: strerror(errno))))"
+                    "a number of jobs (4), 0, a share of the CPUs (50%), or a file holding one ("
+                    + (errno == EINVAL ? "not a regular file" : String(cString: strerror(errno))) + ")"
             )
         }
         guard let jobs = JobsFile.jobs(text) else {

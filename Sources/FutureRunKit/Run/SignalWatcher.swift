@@ -8,7 +8,9 @@ import Synchronization
 /// signal mask and the dispositions futurerun inherited.
 ///
 /// - SIGINT, SIGTERM: the first calls the stop handler (the run stops, the jobs get their grace
-///   period); a second of any of them calls the kill handler (the jobs are killed now).
+///   period); a second of any of them calls the kill handler (the jobs are killed now), unless it
+///   comes within 100 ms of the first: that is the same signal sent to the process and to its
+///   group (`timeout -s INT`, a terminal's Ctrl-C seen twice), one press (``StopPresses``).
 /// - SIGHUP, as GNU parallel answers it: the first calls the drain handler (nothing new starts,
 ///   running jobs finish, the exit status is the run's); after it, a HUP, INT or TERM stops as
 ///   above. A batch system's warning before the end of an allocation is this.
@@ -60,6 +62,7 @@ public enum SignalWatcher {
     /// Starts the watching thread (once; `--help` and `--version` need none).
     static func start() {
         OSThread.detach(name: "futurerun-signal") {
+            var presses = StopPresses()
             while true {
                 let signal = ProcessSignals.wait(for: watched)
                 switch signal {
@@ -81,7 +84,11 @@ public enum SignalWatcher {
                         continue
                     }
                     let first = received.compareExchange(expected: 0, desired: signal, ordering: .relaxed).exchanged
-                    if first { run.stop(signal) } else { run.kill() }
+                    switch presses.action(first: first, at: .now) {
+                    case .stop: run.stop(signal)
+                    case .kill: run.kill()
+                    case .sameAsBefore: continue
+                    }
                 }
             }
         }
@@ -89,4 +96,24 @@ public enum SignalWatcher {
 
     /// The signal that stopped the run (SIGINT, SIGTERM, or a HUP after a drain), or 0.
     static var receivedSignal: Int32 { received.load(ordering: .relaxed) }
+}
+
+/// Which stop signal is a new press: one that comes within ``echo`` of the first is that press
+/// again (sent to the process and to its group), not a second Ctrl-C. A plain value, used by the
+/// watching thread alone.
+struct StopPresses {
+    static let echo: Duration = .milliseconds(100)
+    private var first: ContinuousClock.Instant?
+
+    enum Action: Equatable { case stop, kill, sameAsBefore }
+
+    /// `first`: no stop signal came before this one.
+    mutating func action(first isFirst: Bool, at now: ContinuousClock.Instant) -> Action {
+        if isFirst {
+            first = now
+            return .stop
+        }
+        if let first, now - first < Self.echo { return .sameAsBefore }
+        return .kill
+    }
 }

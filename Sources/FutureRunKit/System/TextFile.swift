@@ -14,6 +14,25 @@ enum TextFile {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The whole of a regular file, read without waiting: a FIFO or device put where a file was
+    /// expected is refused, not opened for a read that could block for ever (`errno` is then
+    /// `EINVAL`). `nil` if it cannot be read (`errno` says why).
+    static func readRegular(_ path: String) -> String? {
+        let descriptor = open(path.systemPath, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let file = fdopen(descriptor, "r") else {
+            close(descriptor)
+            errno = EINVAL
+            return nil
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[0..<count] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The lines of `text`, ended by LF or CRLF (a CRLF is one `Character` in Swift, so splitting
     /// at `"\n"` alone would read a CRLF file as one line); the last may lack its line end.
     static func lines(_ text: String) -> [Substring] {

@@ -55,6 +55,15 @@ final class BlockJobs: JobOrigin {
 
     var knownTotal: Int? { total.withLock { $0 } }
 
+    var inputNotice: String? {
+        state.withLock { state in
+            if case .fileParts(let parts, _) = state.blocks, parts.shrank {
+                return "the --pipe-part file shrank while it was read: the last jobs got what was left of it"
+            }
+            return nil
+        }
+    }
+
     var readError: Int32? {
         state.withLock { state in
             switch state.blocks {

@@ -8,9 +8,12 @@ struct FileParts {
     private let descriptor: Int32
     private let boundary: RecordBoundary
     private let size: Int
-    private let fileSize: Int
+    /// The file's size when opened, until a read finds less (the file shrank under futurerun).
+    private var fileSize: Int
     private var offset = 0
     private(set) var readError: Int32?
+    /// The file was found shorter than when it was opened: the parts end where it ends now.
+    private(set) var shrank = false
 
     /// Fails with the errno when the file cannot be examined.
     init(descriptor: Int32, boundary: RecordBoundary, size: Int) throws(FilePartsError) {
@@ -42,6 +45,7 @@ struct FileParts {
             let origin = max(start, border - window)
             let ahead = min(boundary.lookahead, fileSize - border)
             guard let bytes = read(from: origin, count: border - origin + ahead) else { return fileSize }
+            if shrank, border >= fileSize { return fileSize }
             let found = bytes.withUnsafeBytes { boundary.lastCut(in: $0, atMost: border - origin) }
             if let found { return origin + found }
             if origin == start { break }
@@ -52,7 +56,9 @@ struct FileParts {
         let origin = border - lead
         window = 64 * 1024
         while true {
-            guard let bytes = read(from: origin, count: min(window, fileSize - origin)) else { return fileSize }
+            guard origin < fileSize, let bytes = read(from: origin, count: min(window, fileSize - origin)) else {
+                return max(start, min(fileSize, border))
+            }
             let found = bytes.withUnsafeBytes { boundary.firstCut(in: $0, from: lead) }
             if let found { return origin + found }
             if origin + bytes.count >= fileSize { return fileSize }
@@ -71,7 +77,12 @@ struct FileParts {
                 readError = errno
                 return nil
             }
-            if now == 0 { break }
+            if now == 0 {
+                // Shorter than it was: what is there is all there is.
+                shrank = true
+                fileSize = origin + got
+                break
+            }
             got += now
         }
         return Array(bytes[..<got])

@@ -14,6 +14,12 @@ protocol JobOrigin: JobStream {
     var knownTotal: Int? { get }
     /// A read error on the input, if reading stopped because of one.
     var readError: Int32? { get }
+    /// What the run should say at its end about its input, if anything (a file that shrank).
+    var inputNotice: String? { get }
+}
+
+extension JobOrigin {
+    var inputNotice: String? { nil }
 }
 
 /// A run's jobs, as the scheduler and the printer take them: the ``JobOrigin`` makes them from the
@@ -52,4 +58,6 @@ final class JobPipeline: JobStream {
 
     /// A read error on the input, if reading stopped because of one.
     var readError: Int32? { source.readError }
+
+    var inputNotice: String? { source.inputNotice }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// GNU parallel's `-j FILE`: the width read from FILE at the start and again as each job ends, so
 /// that writing the file widens or narrows a run that goes on. FILE holds what `-j` takes (`4`,
 /// `0`, `50%`); a file that cannot be read, or holds something else, leaves the width as it was.
@@ -12,8 +14,20 @@ struct JobsFile: Sendable {
         try? OptionValue.jobsValue(text.filter { !$0.isWhitespace }, option: "--jobs")
     }
 
-    /// The width the file asks for now, within the limits. Blocks on the file system.
-    func width() -> Int? {
-        TextFile.read(path).flatMap(Self.jobs).map { cap($0.width(cpus: cpus)) }
+    /// The width the file asks for now, within the limits, or why it cannot be read (then the
+    /// last width stays). Never waits for a writer: a FIFO put in the file's place is not read.
+    /// Blocks on the file system.
+    func width() -> Result<Int, Problem> {
+        guard let text = TextFile.readRegular(path) else {
+            return .failure(Problem(errno == EINVAL ? "it is no longer a regular file" : String(cString: strerror(errno))))
+        }
+        guard let jobs = Self.jobs(text) else { return .failure(Problem("it holds no number of jobs")) }
+        return .success(cap(jobs.width(cpus: cpus)))
+    }
+
+    /// Why the file could not give a width.
+    struct Problem: Error, Equatable {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
     }
 }

@@ -13,6 +13,7 @@ final class LocalLauncher: Launcher {
     private let admission: AdmissionGuard?
     /// `-j FILE`, read again as each job ends (not under make's jobserver, which decides then).
     private let jobsFile: JobsFile?
+    private let jobsFileProblem = Locked<JobsFile.Problem?>(nil)
 
     /// - Parameters:
     ///   - admission: `--memfree`'s, `--memsuspend`'s and `--load`'s rules, if any is given.
@@ -64,7 +65,21 @@ final class LocalLauncher: Launcher {
         verdict: @escaping @Sendable (AttemptVerdict) -> Void
     ) {
         if let jobserver, pool.queued == 0, jobserver.giveBack() { setAllowed(max(1, 1 + jobserver.tokens)) }
-        if let width = jobsFile?.width() { setAllowed(width) }
+        switch jobsFile?.width() {
+        case .success(let width)?:
+            setAllowed(width)
+            jobsFileProblem.withLock { $0 = nil }
+        case .failure(let problem)?:
+            // Said once per new problem, not at every job's end.
+            let new = jobsFileProblem.withLock { last in
+                defer { last = problem }
+                return last != problem
+            }
+            if new, let path = jobsFile?.path {
+                notices.post("-j \(path): \(problem.reason); the width stays \(pool.width)")
+            }
+        case nil: break
+        }
         let evicted = admission?.ended(slot: placement.seat.slot) ?? false
         admission?.update()
         if evicted, !stopping { return verdict(.lost) }
