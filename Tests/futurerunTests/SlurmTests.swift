@@ -125,6 +125,70 @@ import Testing
         #expect(!processAlive("sleep \(marker)"))
     }
 
+    @Test func aCancelledAllocationStopsTheRunAndResumeRunsWhatDidNotFinishOnce() throws {
+        let cluster = try TestSlurmCluster()
+        let scratch = Scratch()
+        let run = "\(quoted(futurerunPath)) -q -j2 --slurm --joblog log --resume --each 'sleep 0.5; echo {} >> ran' ::: $(seq 10)"
+        // An allocation without a shell (futurerun runs in it by its variables, as on a login
+        // node), cancelled once three jobs have run: no salloc signals futurerun, it must see it.
+        let first = cluster.shell(
+            """
+            cd \(quoted(scratch.path)) && job=$(salloc --no-shell -n2 2>&1 | grep -o 'allocation [0-9]*' | grep -o '[0-9]*')
+            export SLURM_JOB_ID=$job SLURM_JOB_NODELIST=$(hostname -s) SLURM_JOB_CPUS_PER_NODE=2 SLURM_NTASKS=2
+            { \(run) 2>err; echo $? > status; } &
+            i=0; while [ $(cat ran 2>/dev/null | wc -l) -lt 3 ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done
+            scancel $job; wait
+            """)
+        #expect(first.status == .exited(0))
+        let err = scratch.read("err") ?? ""
+        #expect(err.contains("the Slurm allocation") && err.contains("has ended"), "\(err)")
+        #expect(scratch.read("status").flatMap { Int($0.filter(\.isNumber)) }.map { $0 > 0 } == true, "not a success")
+        let logged = (scratch.read("log")?.split(separator: "\n").dropFirst() ?? []).map { $0.split(separator: "\t") }
+        let ranFirst = scratch.read("ran")?.split(separator: "\n").map(String.init) ?? []
+        #expect(
+            logged.count == ranFirst.count && logged.allSatisfy { $0[6] == "0" && $0[7] == "0" }, "only finished jobs: \(logged)")
+        #expect(cluster.steps.isEmpty, "\(cluster.steps)")
+        let second = cluster.shell("cd \(quoted(scratch.path)) && salloc -Q -n2 \(run)")
+        #expect(second.status == .exited(0))
+        let ran = scratch.read("ran")?.split(separator: "\n").map(String.init) ?? []
+        #expect(ran.sorted { Int($0)! < Int($1)! } == (1...10).map(String.init), "each once: \(ran)")
+    }
+
+    @Test func aBatchJobSignalledStepsFirstResumesExactly() throws {
+        let cluster = try TestSlurmCluster()
+        let scratch = Scratch()
+        batchScript(
+            "batch.sh", in: scratch, "-q --slurm -j2 --joblog log --resume --each 'sleep 0.5; echo {} >> ran' ::: $(seq 10)")
+        let first = cluster.shell("cd \(quoted(scratch.path)) && sbatch --parsable -n2 -o out.1 batch.sh")
+        let job = first.out.filter(\.isNumber)
+        try #require(!job.isEmpty, "sbatch: \(first.out)")
+        _ = cluster.shell(
+            """
+            cd \(quoted(scratch.path)); i=0; while [ $(cat ran 2>/dev/null | wc -l) -lt 3 ] && [ $i -lt 500 ]; do \
+            sleep 0.02; i=$((i+1)); done; scancel --signal=TERM \(job); \
+            i=0; while squeue -h -j \(job) 2>/dev/null | grep -q . && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+            """)
+        let logged = (scratch.read("log")?.split(separator: "\n").dropFirst() ?? []).map { $0.split(separator: "\t") }
+        #expect(!logged.contains { $0[6] == "143" && $0[7] == "0" }, "a step killed by TERM is not an exit: \(logged)")
+        let second = cluster.shell("cd \(quoted(scratch.path)) && sbatch --parsable --wait -n2 -o out.2 batch.sh")
+        #expect(second.status == .exited(0))
+        let ran = scratch.read("ran")?.split(separator: "\n").map(String.init) ?? []
+        #expect(ran.sorted { Int($0)! < Int($1)! } == (1...10).map(String.init), "each once: \(ran)")
+        #expect(cluster.steps.isEmpty, "\(cluster.steps)")
+    }
+
+    @Test func aStepKilledByASignalIsLoggedWithItAsLocally() throws {
+        let cluster = try TestSlurmCluster()
+        let scratch = Scratch()
+        let run = cluster.shell(
+            "cd \(quoted(scratch.path)) && salloc -Q -n1 \(quoted(futurerunPath)) -q --slurm --joblog log "
+                + "'kill -TERM $$' ::: 'exit 143' 2>err")
+        #expect(run.status == .exited(2), "\(scratch.read("err") ?? "")")
+        let logged = (scratch.read("log")?.split(separator: "\n").dropFirst() ?? []).map { $0.split(separator: "\t") }
+        #expect(logged.count == 2 && logged[0][6] == "0" && logged[0][7] == "15", "\(logged)")
+        #expect(logged.count == 2 && logged[1][6] == "143" && logged[1][7] == "0", "an exit stays an exit: \(logged)")
+    }
+
     @Test func slurmOutsideAnAllocationIsRefused() {
         let run = futurerun(["--slurm", "true"], environment: [("SLURM_JOB_ID", "")])
         #expect(run.status == 255 && run.errLines.count == 1, "\(run.err)")

@@ -92,7 +92,8 @@ public final class CapturedOutput: Sendable {
     }
 
     /// Bytes `[offset, offset + maxCount)` as far as received; empty at the end of what is there.
-    /// Never blocks on the writer. Not for streaming mode, where consumed bytes are gone.
+    /// Never blocks on the writer. In streaming mode consumed bytes are gone, all but the newest
+    /// chunk: what is read starts where the bytes still kept do.
     public func read(from offset: Int, maxCount: Int = 1 << 20) -> [UInt8] {
         enum Source { case memory([UInt8]), file(SpillFile, Int) }
         let source: Source = state.withLock { state in
@@ -145,7 +146,10 @@ public final class CapturedOutput: Sendable {
         state.withLock { state in
             state.cursor = offset + bytes.count
             guard state.discardsConsumed else { return }
-            state.dropChunks(before: state.cursor)
+            // The newest chunk stays (as if the reader were one chunk behind), so that the end of
+            // a stream printed as it came is still readable when its command ends.
+            let newest = state.memoryStart + state.memoryCount - (state.chunks.last?.count ?? 0)
+            state.dropChunks(before: min(state.cursor, newest))
         }
         return bytes
     }

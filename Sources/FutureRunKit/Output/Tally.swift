@@ -45,8 +45,11 @@ struct Tally: Sendable {
     }
 
     /// GNU parallel's convention: 0 if all succeeded, else the number of failed jobs, 101 past 100.
+    /// GNU parallel's: the number of jobs that did not succeed, up to 101. A job futurerun
+    /// stopped counts (a signal or a halt policy gives the run a status of its own first; what
+    /// is left is a run whose Slurm allocation ended under it).
     var exitStatus: Int32 {
-        failed == 0 ? 0 : Int32(min(failed, 101))
+        failed + stopped == 0 ? 0 : Int32(min(failed + stopped, 101))
     }
 
     /// The closing lines:

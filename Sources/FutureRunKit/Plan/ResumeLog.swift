@@ -1,13 +1,14 @@
 import FutureProcess
 
 /// `--resume` and `--resume-failed` with `--joblog FILE`, as GNU parallel defines them: jobs are
-/// known by their number (the joblog's Seq). `--resume` skips every job the joblog holds;
+/// known by their number (the joblog's Seq). `--resume` skips every job the joblog holds but one a
+/// signal ended (killed under it, by a stop or by the end of a Slurm allocation: not done);
 /// `--resume-failed` runs again those it records as failed (Exitval or Signal not 0) and skips the
 /// rest it holds. Jobs it does not hold run: those that never started, and those a stop ended,
 /// which the joblog leaves out (``JobLog``). A joblog written by GNU parallel works the same.
 struct ResumeLog: Sendable, Equatable {
     enum Mode: Sendable, Equatable {
-        /// `--resume`: skips every job the joblog holds.
+        /// `--resume`: skips every job the joblog holds, but those a signal ended.
         case done
         /// `--resume-failed`: runs again those it records as failed.
         case failed
@@ -43,7 +44,9 @@ struct ResumeLog: Sendable, Equatable {
     func skip(_ number: Int) -> JobStatus? {
         guard let status = logged[number] else { return nil }
         switch mode {
-        case .done: return status.succeeded ? .succeeded : .failed(status)
+        case .done:
+            if case .signaled = status { return nil }
+            return status.succeeded ? .succeeded : .failed(status)
         case .failed: return status.succeeded ? .succeeded : nil
         }
     }

@@ -215,6 +215,13 @@ final class Scheduler: Sendable {
                     switch verdict {
                     case .stands:
                         ended(ticket, attempt: attempt, result: result, line: line, placement: placement, stopped: stopped)
+                    case .signaled(let signal):
+                        var seen = result
+                        (seen.status, seen.exitCode, seen.signal) = (.signaled(signal), nil, signal)
+                        ended(ticket, attempt: attempt, result: seen, line: line, placement: placement, stopped: stopped)
+                    case .placeEnded:
+                        startNothingNew()
+                        conclude(ticket, status: .stopped, result: result, attempts: attempt, line: line, placement: placement)
                     case .lost:
                         ticket.requeued.withLock { $0 += 1 }
                         ticket.earlierAttempts.withLock { $0.append(AttemptRecord(placement, result, requeued: true)) }

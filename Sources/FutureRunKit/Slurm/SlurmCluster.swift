@@ -41,6 +41,20 @@ enum SlurmCluster {
         return command
     }
 
+    /// Why job `jobID` (the allocation) is over — its state, such as `CANCELLED`, `TIMEOUT` or
+    /// `NODE_FAIL`, or `gone` once Slurm no longer lists it — or `nil` while it runs (or while
+    /// `squeue` cannot reach the controller, when nothing is certain).
+    static func ending(ofJob jobID: String) -> String? {
+        let listed = Command(["squeue", "--noheader", "--jobs=\(jobID)", "--format=%T"]).run().value
+        guard listed.status == .exited(0) else {
+            // Slurm forgets a job soon after it ends: an unknown id is an allocation that has.
+            let said = String(decoding: listed.stderr.bytes(), as: UTF8.self)
+            return said.contains("Invalid job id") ? "gone" : nil
+        }
+        let state = String(decoding: listed.stdout.bytes(), as: UTF8.self).filter { !$0.isWhitespace }
+        return ["RUNNING", "SUSPENDED", "CONFIGURING"].contains(state) ? nil : state.isEmpty ? "gone" : state
+    }
+
     /// Cancels the steps named `name` still running in job `jobID` (left by a stop whose `srun`
     /// was killed before it could cancel its step).
     static func cancelSteps(jobID: String, name: String) {

@@ -60,6 +60,12 @@ enum AttemptVerdict: Sendable, Equatable {
     case refused(retryAfter: Duration?)
     /// Its machine is gone: run it again elsewhere, as the same attempt.
     case lost
+    /// It was ended by this signal, which the launcher saw where the result cannot show it (a
+    /// step's task under `srun`, whose exit status is 128 + N either way).
+    case signaled(Int32)
+    /// Where it ran is gone for good (the Slurm allocation ended): it did not finish, and nothing
+    /// new starts.
+    case placeEnded
 }
 
 extension Launcher {

@@ -27,7 +27,8 @@ final class SlurmLauncher: Launcher {
     private let notices: Notices
     /// The steps' name: futurerun's and this run's, for finding what a stop left behind.
     private let stepName = "futurerun.\(getpid())"
-    private let state: Locked<(rate: StepRate, ticking: Bool, stopped: Bool)>
+    /// `checking`: failed attempts whose allocation `squeue` is being asked about.
+    private let state: Locked<(rate: StepRate, ticking: Bool, stopped: Bool, ended: String?, checking: Int)>
     private let slots: SlurmSlots?
 
     init(_ settings: Settings, notices: Notices) {
@@ -38,7 +39,7 @@ final class SlurmLauncher: Launcher {
             slots.map { slots in CommandPool(width: settings.width, start: slots.start(_:in:)) }
             ?? CommandPool(width: settings.width)
         self.slots = slots
-        state = Locked((StepRate(perSecond: settings.rate, now: .now), false, false))
+        state = Locked((StepRate(perSecond: settings.rate, now: .now), false, false, nil, 0))
     }
 
     var handsOverInline: Bool { false }
@@ -64,6 +65,9 @@ final class SlurmLauncher: Launcher {
         return (step, Placement(seat: seat, machine: node))
     }
 
+    /// A failed attempt: if the allocation has ended (cancelled, out of time, its node down), the
+    /// attempt did not finish and nothing new starts (asked of `squeue` on a thread of its own);
+    /// else, a signal `srun` reports is the attempt's end.
     func judge(
         _ result: CommandResult, at placement: Placement, refusals: Int, stopping: Bool,
         verdict: @escaping @Sendable (AttemptVerdict) -> Void
@@ -72,7 +76,40 @@ final class SlurmLauncher: Launcher {
             state.withLock { $0.stopped = true }
         }
         update()
-        verdict(spawnRefusal(result, refusals: refusals, stopping: stopping, notices: notices) ?? .stands)
+        if let refusal = spawnRefusal(result, refusals: refusals, stopping: stopping, notices: notices) {
+            return verdict(refusal)
+        }
+        switch result.status {
+        case .exited(0), .timedOut, .cancelled, .failedToStart: return verdict(.stands)
+        default: break
+        }
+        let tail = result.stderr.read(from: max(0, result.stderr.count - SrunReport.tailLength))
+        // Nothing new starts until squeue has said whether the allocation still runs.
+        state.withLock { $0.checking += 1 }
+        update()
+        DispatchQueue.global().async { [self] in
+            defer {
+                state.withLock { $0.checking -= 1 }
+                update()
+            }
+            if let ending = allocationEnding() {
+                notices.postOnce(
+                    "the Slurm allocation \(settings.allocation.jobID) has ended (\(ending)): nothing new starts, and "
+                        + "the jobs it cut are not logged as finished; --resume in a new allocation runs them")
+                return verdict(.placeEnded)
+            }
+            if !stopping, slots == nil, let signal = SrunReport.signal(inTail: tail) { return verdict(.signaled(signal)) }
+            verdict(.stands)
+        }
+    }
+
+    /// Why the allocation is over, once it is (remembered: it does not come back); `nil` while
+    /// it runs, or while `squeue` cannot say.
+    private func allocationEnding() -> String? {
+        if let known = state.withLock({ $0.ended }) { return known }
+        guard let ending = SlurmCluster.ending(ofJob: settings.allocation.jobID) else { return nil }
+        state.withLock { $0.ended = ending }
+        return ending
     }
 
     func afterThisTurn(_ body: @escaping @Sendable () -> Void) { ProcessEngine.shared.afterThisTurn(body) }
@@ -82,8 +119,10 @@ final class SlurmLauncher: Launcher {
     /// The pool's width: `-j`, within the steps the rate allows now; while jobs wait for the rate,
     /// looked at again when the next step may start. Any thread.
     private func update() {
+        // Running jobs go on; none starts.
+        if state.withLock({ $0.checking > 0 || $0.ended != nil }) { return pool.setWidth(0, allowingNone: true) }
         // With --slurm-slots there are at most -j steps, one a slot, all long-lived.
-        guard slots == nil else { return }
+        guard slots == nil else { return pool.setWidth(settings.width, allowingNone: true) }
         let now = ContinuousClock.now
         let (more, wait) = state.withLock { state in (state.rate.available(at: now), state.rate.wait(at: now)) }
         let running = pool.running

@@ -1,0 +1,25 @@
+import Glibc
+
+/// What `srun` says of its task on the last line of its stderr, the only place that tells a task
+/// killed by a signal from one that exited with 128 + N (its own exit status is 143 for both):
+///
+///     srun: error: node1: task 0: Terminated
+///     srun: error: node1: task 0: Exited with exit code 143
+///
+/// A value read from bytes; tested on byte strings.
+enum SrunReport {
+    /// How much of a step's stderr holds that line.
+    static let tailLength = 512
+
+    /// The signal that ended the task, if the last line of `tail` says one did.
+    static func signal(inTail tail: [UInt8]) -> Int32? {
+        var text = String(decoding: tail, as: UTF8.self)
+        while text.hasSuffix("\n") { text.removeLast() }
+        guard let line = text.split(separator: "\n").last, line.hasPrefix("srun: error: "),
+            let task = line.firstRange(of: ": task ")
+        else { return nil }
+        let said = line[task.upperBound...].drop { $0 != ":" }.dropFirst().drop { $0 == " " }
+        guard !said.hasPrefix("Exited with exit code") else { return nil }
+        return (1...64).first { String(cString: strsignal(Int32($0))) == said }.map(Int32.init)
+    }
+}
