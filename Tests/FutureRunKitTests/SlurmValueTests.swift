@@ -90,4 +90,21 @@ import Testing
             frames(["\n\u{1E}futurerun-tok e \(err.utf8.count)\n" + err + "\n\u{1E}futurerun-tok s 1\n"])
                 == [.stderr(Array(err.utf8)), .end(status: 1)])
     }
+
+    @Test func aNodeListIsReadOnlyWhenItIsOne() {
+        for good in ["vm", "node[1-3,7]", "a1,b[01-02]", "gpu-node.x[3]"] { #expect(SlurmAllocation.isNodeList(good), "\(good)") }
+        for bad in ["vm[", "vm]", "vm[a]", "[1]", "vm[1-]", "vm,", "vm[1[2]]", "v m", ""] {
+            #expect(!SlurmAllocation.isNodeList(bad), "\(bad)")
+        }
+    }
+
+    @Test func halfAnArraysVariablesIsAnError() throws {
+        let partial = Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "2"])
+        guard case .failure(let error) = partial else {
+            Issue.record("accepted: \(partial)")
+            return
+        }
+        #expect(error.description.contains("SLURM_ARRAY_TASK_COUNT"))
+        #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "2"], count: 4).get() == Shard(index: 3, count: 4))
+    }
 }

@@ -189,6 +189,15 @@ import Testing
         #expect(logged.count == 2 && logged[1][6] == "143" && logged[1][7] == "0", "an exit stays an exit: \(logged)")
     }
 
+    @Test func aSlurmEnvironmentThatMakesNoSenseIsAUsageError() {
+        let list = futurerun(
+            ["--slurm", "true"],
+            environment: [("SLURM_JOB_ID", "5"), ("SLURM_JOB_NODELIST", "vm["), ("SLURM_JOB_CPUS_PER_NODE", "2")])
+        #expect(list.status == 255 && list.errLines.count == 1 && list.err.contains("a Slurm node list"), "\(list.err)")
+        let array = futurerun(["--shard", "auto", "true"], environment: [("SLURM_ARRAY_TASK_ID", "1")])
+        #expect(array.status == 255 && array.err.contains("SLURM_ARRAY_TASK_COUNT beside"), "\(array.err)")
+    }
+
     @Test func slurmOutsideAnAllocationIsRefused() {
         let run = futurerun(["--slurm", "true"], environment: [("SLURM_JOB_ID", "")])
         #expect(run.status == 255 && run.errLines.count == 1, "\(run.err)")

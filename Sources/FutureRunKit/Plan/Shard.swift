@@ -58,6 +58,14 @@ struct Shard: Sendable, Equatable {
             let totalText = variables.total.flatMap { environment[$0] } ?? count.map(String.init)
             let said = "\(variables.index)=\(indexText)" + (variables.total.map { " \($0)=\(totalText ?? "")" } ?? "")
             guard let totalText else {
+                if variables.index == "SLURM_ARRAY_TASK_ID" {
+                    // Half an array's variables: running every job in every task would be wrong.
+                    return .failure(
+                        .invalidValue(
+                            option: "--shard auto", value: said,
+                            expected: "SLURM_ARRAY_TASK_COUNT beside SLURM_ARRAY_TASK_ID (as Slurm sets them), or --shard auto/N")
+                    )
+                }
                 if variables.total != nil { continue }
                 return .failure(
                     .needsOption(

@@ -40,6 +40,47 @@ struct SlurmAllocation: Sendable, Equatable {
                 tasks: Int(environment["SLURM_NTASKS"] ?? ""), cpusPerStep: max(1, cpus)))
     }
 
+    /// Whether `list` is a Slurm host list: names of `[A-Za-z0-9._-]`, each with at most one
+    /// bracket of numbers and ranges (`node[1-3,7]`), separated by commas. `vm[` is not one
+    /// (`scontrol` would make a node `vm]` of it).
+    static func isNodeList(_ list: String) -> Bool {
+        var inBracket = false
+        var bracketText = ""
+        var nameBytes = 0
+        for character in list {
+            switch character {
+            case "[":
+                guard !inBracket, nameBytes > 0 else { return false }
+                inBracket = true
+                bracketText = ""
+            case "]":
+                guard inBracket, isRangeList(bracketText) else { return false }
+                inBracket = false
+            case ",":
+                if inBracket { bracketText.append(character) } else { nameBytes = 0 }
+            default:
+                if inBracket {
+                    bracketText.append(character)
+                } else {
+                    guard character.isASCII, character.isLetter || character.isNumber || "._-".contains(character) else {
+                        return false
+                    }
+                    nameBytes += 1
+                }
+            }
+        }
+        return !inBracket && !list.isEmpty && !list.hasSuffix(",")
+    }
+
+    /// `1-3,7`: numbers and ranges of numbers, comma-separated.
+    private static func isRangeList(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { part in
+                let ends = part.split(separator: "-", omittingEmptySubsequences: false)
+                return (1...2).contains(ends.count) && ends.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+            }
+    }
+
     /// `SLURM_JOB_CPUS_PER_NODE`: `4(x2),2` is 4, 4, 2.
     static func cpusPerNode(_ text: String) -> [Int]? {
         var counts: [Int] = []

@@ -10,6 +10,10 @@ enum SlurmCluster {
         let list = environment["SLURM_JOB_NODELIST"] ?? ""
         var names: [String] = []
         if environment["SLURM_JOB_ID"] != nil, !list.isEmpty {
+            guard SlurmAllocation.isNodeList(list) else {
+                throw .invalidValue(
+                    option: "--slurm", value: "SLURM_JOB_NODELIST=\(list)", expected: "a Slurm node list, such as node[1-4,7]")
+            }
             let result = Command(["scontrol", "show", "hostnames", list]).run().value
             guard result.status == .exited(0) else {
                 throw .needsOption(
