@@ -326,18 +326,21 @@ extension OptionDeclaration {
                 They resume, the oldest first, once twice SIZE is available again; while any is \
                 suspended, nothing new starts. As GNU parallel's `--memsuspend`, with memory read as \
                 for `--memfree` (the cgroup's limit too). A suspended job keeps its memory; the time it \
-                was suspended is in its status line and `--json` record.
+                was suspended is in its status line and `--json` record. A job starts only while twice \
+                SIZE is free, so SIZE above half the memory there is is refused at the start.
                 """,
             effect: { parsed, value throws(UsageError) in
                 parsed.options.memorySuspend = try OptionValue.byteSize(value!, option: "--memsuspend")
             }),
         .init(
             ["load"], value: .text("N"), example: "--load 100%", section: .running,
-            help: ["start a job only while fewer than N processes run: --load 100% (one per CPU)"],
+            help: ["start a job only while fewer than N other threads run: --load 100% (one per CPU)"],
             manual: """
-                Start a job only while fewer than N processes are running or waiting for the disk \
-                right now (`/proc/stat`, not the load average, which trails by a minute), and one at a \
-                time, as GNU parallel's `--load`. N as `-j` takes it: `8`, or `100%` for one per CPU.
+                Start a job only while fewer than N threads of other processes are running or waiting \
+                for the disk right now (state R or D; kernel threads and futurerun's own left out; not \
+                the load average, which trails by a minute), and one at a time, as GNU parallel's \
+                `--load` measures with `ps axH`. N as `-j` takes it: `8`, or `100%` for one per CPU. \
+                Held back for over 5 s, the run says so once.
                 """,
             effect: { parsed, value throws(UsageError) in
                 let load = try OptionValue.jobsValue(value!, option: "--load")
@@ -520,10 +523,12 @@ extension OptionDeclaration {
             effect: { parsed, value throws(UsageError) in parsed.options.shardTimings = value }),
         .init(
             ["resume"], example: "--resume", section: .ci,
-            help: ["with --joblog FILE: skip the jobs FILE holds (GNU parallel's --resume)"],
+            help: ["with --joblog FILE: skip the jobs FILE holds, but those a signal ended"],
             manual: """
                 With `--joblog` FILE: skip the jobs FILE already holds (known by their number, its Seq \
-                column), and append to FILE. A joblog written by GNU parallel works too.
+                column), and append to FILE. A job FILE records as ended by a signal (killed, stopped, cut \
+                by the end of a Slurm allocation) is not done and runs again; GNU parallel's --resume skips \
+                it. A joblog written by GNU parallel works too.
                 """,
             effect: { parsed, _ throws(UsageError) in parsed.options.resume = .done }),
         .init(
