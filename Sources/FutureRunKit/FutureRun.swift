@@ -120,7 +120,9 @@ public enum FutureRun {
         var outputError: OutputError?
         do throws(OutputError) {
             if plan.options.live {
-                try LivePrinter(scheduler: scheduler, reporter: reporter, wakeUp: wakeUp, mode: plan.options.liveMode).run()
+                try LivePrinter(
+                    scheduler: scheduler, reporter: reporter, wakeUp: wakeUp, mode: plan.options.liveMode, tag: plan.options.tag
+                ).run()
             } else {
                 try OrderedPrinter(
                     scheduler: scheduler, reporter: reporter, streamsLive: plan.streamsLive, tag: plan.options.tag

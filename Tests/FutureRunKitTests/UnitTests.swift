@@ -149,7 +149,12 @@ import Testing
 
     @Test func errorsNameTheProblem() {
         #expect(throws: UsageError.unknownOption("--nope")) { try options(["--nope"]) }
-        #expect(throws: UsageError.emptySegment(position: 1)) { try options([":::", "a"]) }
+        #expect(throws: UsageError.emptySegment(position: 2)) { try options(["a", ":::", ":::", "b"]) }
+        #expect {
+            try options([":::", "echo 1", "echo 2"])
+        } throws: { error in
+            (error as? UsageError)?.description.contains("futurerun's commands are separated by ':::'") == true
+        }
         #expect(throws: UsageError.noTemplate) { try options(["--each"]) }
     }
 }

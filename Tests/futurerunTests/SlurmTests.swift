@@ -189,6 +189,18 @@ import Testing
         #expect(logged.count == 2 && logged[1][6] == "143" && logged[1][7] == "0", "an exit stays an exit: \(logged)")
     }
 
+    @Test func aJobThatKillsItsOwnSrunLeavesNoStepBehind() throws {
+        let cluster = try TestSlurmCluster()
+        let scratch = Scratch()
+        let marker = "37.\(getpid() % 1000)3"
+        let run = cluster.shell(
+            "cd \(quoted(scratch.path)) && salloc -Q -n1 \(quoted(futurerunPath)) -q --slurm "
+                + "'pkill -KILL -x srun; sleep \(marker)' 2>err")
+        #expect(run.status != .exited(0), "\(scratch.read("err") ?? "")")
+        #expect(cluster.steps.isEmpty, "\(cluster.steps)")
+        #expect(!processAlive("sleep \(marker)"))
+    }
+
     @Test func aSlurmEnvironmentThatMakesNoSenseIsAUsageError() {
         let list = futurerun(
             ["--slurm", "true"],

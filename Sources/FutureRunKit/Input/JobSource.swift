@@ -32,7 +32,8 @@ final class JobSource: JobOrigin {
         case argumentLines(LineReaderBox)
         /// Every combination of the groups' positions, the last group fastest; within a group
         /// (lists paired by `--link` or `:::+`) every list at the same position, a shorter list
-        /// starting again from its first (as GNU parallel pairs them).
+        /// starting again from its first under `--link` (`:::+` cuts the longer ones to the
+        /// shortest), as GNU parallel pairs them.
         case combinations(lists: [[[UInt8]]], groups: [[Int]], next: [Int]?)
         /// `-n N` over one list: N consecutive arguments per job.
         case groups([[UInt8]], size: Int, next: Int)
@@ -158,6 +159,14 @@ final class JobSource: JobOrigin {
                 generator = .groups(lists[0], size: options.maxArguments, next: 0)
             } else {
                 let groups = Self.pairedGroups(count: lists.count, linked: options.link ? Set(1..<lists.count) : linked)
+                // `:::+` pairs without wrapping: the shortest list of a group decides its length
+                // (`--link` wraps the shorter ones).
+                if !options.link {
+                    for group in groups where group.count > 1 {
+                        let shortest = group.map { lists[$0].count }.min()!
+                        for list in group { lists[list] = Array(lists[list].prefix(shortest)) }
+                    }
+                }
                 let empty = lists.contains(where: \.isEmpty)
                 total.withLock { $0 = empty ? 0 : groups.map { group in group.map { lists[$0].count }.max()! }.reduce(1, *) }
                 generator = .combinations(
@@ -432,7 +441,8 @@ final class JobSource: JobOrigin {
     /// The words of one `--each` list: as given, or the lines of a `:::: FILE` (read whole now).
     private static func words(of list: Options.ArgumentList, _ options: Options) throws(UsageError) -> [[UInt8]] {
         switch list {
-        case .words(let words): return words
+        // -E: a word equal to STR ends the list, as an input record would.
+        case .words(let words): return options.endMarker.map { marker in Array(words.prefix { $0 != marker }) } ?? words
         case .file(let path):
             let descriptor = path == "-" ? 0 : open(path.systemPath, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw .unreadableFile(path: path, reason: String(cString: strerror(errno))) }

@@ -264,6 +264,11 @@ struct Template: Sendable, Equatable {
         return words
     }
 
+    /// Whether a replacement string (with `--plus`'s, as GNU parallel reads them) starts at `start`.
+    static func isReplacement(in bytes: [UInt8], at start: Int) -> Bool {
+        replacement(in: bytes, at: start, plus: true) != nil
+    }
+
     /// The replacement string starting at `start`, and its length, if it is one.
     private static func replacement(in bytes: [UInt8], at start: Int, plus: Bool) -> (Replacement, Int)? {
         // --plus's edits hold patterns: a longer reach, but never across a brace or the shell's `${`.
@@ -321,6 +326,9 @@ struct Template: Sendable, Equatable {
         var variables: [VariableKey: Int] = [:]
         func put(_ list: Int, _ transform: Transform, _ placement: Placement) {
             let (argument, bytes) = Template.argument(list, of: arguments)
+            // A list with no argument for this job (`-N2` over an odd count) leaves no word, as in
+            // GNU parallel: `echo {1} {2}` over `7` is `echo 7`.
+            guard arguments.indices.contains(argument) else { return }
             let value = Template.apply(transform, to: bytes)
             guard case .reference(let site) = placement else {
                 line += ShellQuoting.word(value)

@@ -131,6 +131,50 @@ enum GNUForms {
         "-x": "not supported; use -n N to give each job N arguments",
     ]
 
+    /// GNU parallel's shapes that futurerun's own grammar would run otherwise, without a word:
+    /// one command while stdin holds data (`find . | parallel gzip`: GNU's arguments, futurerun's
+    /// would be ignored), and a GNU replacement string in a command (`parallel echo {}`: there is
+    /// no argument to put in it). Each refused with futurerun's way to say it. Not refused: `{}`
+    /// in single quotes (JSON, `awk '{}'`), `find … -exec … {}` and `xargs -I {}`, whose `{}` is theirs.
+    static func shapeRefusal(_ source: Options.Source, stdinHoldsData: Bool) -> UsageError? {
+        guard case .commands(let commands) = source else { return nil }
+        if let command = commands.first(where: holdsReplacementString) {
+            let text = String(decoding: command, as: UTF8.self)
+            return .gnuForm(
+                form: "replacement string in a command ('\(text)')",
+                instead:
+                    "futurerun runs commands as typed; give the arguments with --each, as in futurerun --each '\(text)' ::: A B, or one per input line: ... | futurerun --each '\(text)'"
+            )
+        }
+        if commands.count == 1, stdinHoldsData {
+            let text = String(decoding: commands[0], as: UTF8.self)
+            return .gnuForm(
+                form: "'... | parallel COMMAND' (stdin as arguments)",
+                instead:
+                    "futurerun reads stdin as job lines only when no command is given; for one job per input line: ... | futurerun --each '\(text) {}' (or run it with stdin from /dev/null)"
+            )
+        }
+        return nil
+    }
+
+    /// Whether `command` holds a replacement string outside single quotes, other than one of
+    /// `find -exec` or `xargs -I`.
+    static func holdsReplacementString(_ command: [UInt8]) -> Bool {
+        let words = command.split { $0 == 0x20 || $0 == 0x09 }.map { String(decoding: $0, as: UTF8.self) }
+        if words.contains("find"), words.contains(where: { ["-exec", "-execdir", "-ok", "-okdir"].contains($0) }) {
+            return false
+        }
+        if words.contains("xargs"), words.contains(where: { $0.hasPrefix("-I") || $0 == "-i" || $0.hasPrefix("--replace") }) {
+            return false
+        }
+        var quoted = false
+        for index in command.indices {
+            if command[index] == UInt8(ascii: "'") { quoted.toggle() }
+            if !quoted, command[index] == UInt8(ascii: "{"), Template.isReplacement(in: command, at: index) { return true }
+        }
+        return false
+    }
+
     /// The refusal for `option` as typed, if it is one of GNU parallel's.
     static func refusal(_ option: String) -> UsageError? {
         let name = option.split(separator: "=", maxSplits: 1).first.map(String.init) ?? option

@@ -176,6 +176,12 @@ struct OptionParser {
                 option: String(decoding: linked, as: UTF8.self), needs: "--each (it pairs argument lists)",
                 example: "futurerun --each 'echo {1} {2}' ::: A B :::+ x y")
         }
+        if operands.first == Self.separator {
+            // GNU parallel's `parallel ::: 'cmd1' 'cmd2'`: here the words before ':::' are the first command.
+            throw .gnuForm(
+                form: "':::' before the commands",
+                instead: "futurerun's commands are separated by ':::', as in futurerun 'echo 1' ::: 'echo 2'")
+        }
         let segments = operands.split(separator: Self.separator, omittingEmptySubsequences: false)
         var commands: [[UInt8]] = []
         for (position, segment) in segments.enumerated() {
@@ -321,7 +327,7 @@ struct OptionParser {
         if options.filling != nil { throw .conflictingOptions("--xargs/-m/-X", option) }
         if options.columnSeparator != nil { throw .conflictingOptions("--colsep", option) }
         if options.maxArguments == 0 { throw .invalidValue(option: "-N", value: "0", expected: "at least 1 record a block") }
-        if mode == .fileParts, options.maxArguments != 1 {
+        if mode == .fileParts, options.maxArgumentsGiven {
             throw .conflictingOptions("-N", "--pipe-part (it cuts by size, without reading the file through)")
         }
         if mode == .fileParts, options.header || options.headerLines != nil {

@@ -184,6 +184,7 @@ extension OptionDeclaration {
                 """,
             effect: { parsed, value throws(UsageError) in
                 parsed.options.maxArguments = try OptionValue.count(value!, option: "--max-args")
+                parsed.options.maxArgumentsGiven = true
             }),
         .init(
             ["xargs"], example: "--xargs", section: .input,

@@ -94,6 +94,8 @@ struct Options: Sendable, Equatable {
     }
     /// `-n N`: up to N arguments per job.
     var maxArguments = 1
+    /// `-n`/`-N` was given (with `--pipe`, `-N 1` is one record a block, not the default).
+    var maxArgumentsGiven = false
     /// `--memfree SIZE`: start a job only while SIZE bytes are available.
     var memoryFree: Int?
     /// `--memsuspend SIZE`: suspend jobs while less than 2 × SIZE bytes are available.

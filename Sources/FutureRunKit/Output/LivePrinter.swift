@@ -32,12 +32,15 @@ final class LivePrinter {
     }
 
     private let mode: Mode
+    /// `--tag`/`--tagstring`: with whole lines as they are, each starts with the job's tag and a tab.
+    private let tag: Bool
 
-    init(scheduler: Scheduler, reporter: JobReporter, wakeUp: DispatchSemaphore, mode: Mode = .labeledLines) {
+    init(scheduler: Scheduler, reporter: JobReporter, wakeUp: DispatchSemaphore, mode: Mode = .labeledLines, tag: Bool = false) {
         self.scheduler = scheduler
         self.reporter = reporter
         self.wakeUp = wakeUp
         self.mode = mode
+        self.tag = tag
     }
 
     func run() throws(OutputError) {
@@ -72,9 +75,14 @@ final class LivePrinter {
             follow(job, run.stdout, run.stderr)
         }
         guard let streams = job.streams else { return false }
-        let labels = mode == .labeledLines
-        let prefix = labels ? "[\(Style.sanitize(job.ticket.job.label))] " : ""
-        let styled = labels ? Array(reporter.style.palette(prefix, index: job.ticket.job.number).utf8) : []
+        let styled: [UInt8]
+        switch mode {
+        case .labeledLines:
+            let label = "[\(Style.sanitize(job.ticket.job.label))] "
+            styled = Array(reporter.style.palette(label, index: job.ticket.job.number).utf8)
+        case .lines where tag: styled = Array((Style.sanitize(job.ticket.job.tag) + "\t").utf8)
+        case .lines, .asRead: styled = []
+        }
         try emitLines(&job.partial.out, streams.out.consume(), prefix: styled, job: job.ticket.job, isError: false)
         try emitLines(&job.partial.err, streams.err.consume(), prefix: styled, job: job.ticket.job, isError: true)
         guard streams.out.isDrained, streams.err.isDrained, let outcome = job.ticket.outcome.outcome?.get() else { return false }

@@ -53,6 +53,7 @@ struct Plan {
         let allocation =
             options.slurm ? try SlurmCluster.allocation(environment: environment, cpusPerStep: options.slurmCPUs) : nil
         if let allocation { facts.cpus = allocation.slots }
+        if let refusal = GNUForms.shapeRefusal(options.source, stdinHoldsData: facts.stdinHoldsData) { throw refusal }
         let inputDescriptor = try Self.openInput(options.source)
         let (selection, selectionNotices) = try Self.selection(options, environment: environment)
         let origin: any JobOrigin =

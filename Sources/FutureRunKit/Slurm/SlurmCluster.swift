@@ -1,5 +1,6 @@
 import FutureCore
 import FutureProcess
+import Glibc
 
 /// What futurerun asks of Slurm's own commands: the allocation's nodes (`scontrol show
 /// hostnames`), each job's step (`srun`), and cancelling steps a stop left behind (`squeue`,
@@ -60,14 +61,22 @@ enum SlurmCluster {
     }
 
     /// Cancels the steps named `name` still running in job `jobID` (left by a stop whose `srun`
-    /// was killed before it could cancel its step).
-    static func cancelSteps(jobID: String, name: String) {
+    /// was killed before it could cancel its step), and waits until Slurm no longer lists them
+    /// (at most `patience`): when futurerun ends, no step of its is left.
+    static func cancelSteps(jobID: String, name: String, patience: Duration = .seconds(5)) {
+        let steps = listSteps(jobID: jobID, name: name)
+        guard !steps.isEmpty else { return }
+        _ = Command(["scancel", "--quiet"] + steps).run().value
+        let deadline = ContinuousClock.now + patience
+        while ContinuousClock.now < deadline, !listSteps(jobID: jobID, name: name).isEmpty { usleep(50_000) }
+    }
+
+    /// The ids of job `jobID`'s steps named `name`, as `squeue` lists them.
+    private static func listSteps(jobID: String, name: String) -> [String] {
         let listed = Command(["squeue", "--steps", "--noheader", "--jobs=\(jobID)", "--format=%i %j"]).run().value
-        let steps = String(decoding: listed.stdout.bytes(), as: UTF8.self).split(separator: "\n").compactMap { line in
+        return String(decoding: listed.stdout.bytes(), as: UTF8.self).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ")
             return fields.count == 2 && fields[1] == name ? String(fields[0]) : nil
         }
-        guard !steps.isEmpty else { return }
-        _ = Command(["scancel", "--quiet"] + steps).run().value
     }
 }

@@ -16,13 +16,23 @@ struct SystemFacts {
     /// when ``processLimit`` is near.
     var processesOfUser: () -> Int
     var stderrIsTerminal: Bool
+    /// Stdin is a pipe, or a regular file with bytes in it: data someone meant to be read (GNU
+    /// parallel reads it as arguments), not a terminal, `/dev/null` or a socket.
+    var stdinHoldsData: Bool = false
 
     /// This machine, now.
     static func current() -> SystemFacts {
         SystemFacts(
             cpus: CPUCount.usable(), environment: environment(), descriptorLimit: softLimit(RLIMIT_NOFILE.rawValue),
             processLimit: getuid() == 0 ? nil : softLimit(__RLIMIT_NPROC.rawValue), processesOfUser: processesOfThisUser,
-            stderrIsTerminal: isatty(2) == 1)
+            stderrIsTerminal: isatty(2) == 1, stdinHoldsData: stdinHoldsData())
+    }
+
+    private static func stdinHoldsData() -> Bool {
+        var info = stat()
+        guard fstat(0, &info) == 0 else { return false }
+        let kind = info.st_mode & S_IFMT
+        return kind == S_IFIFO || (kind == S_IFREG && info.st_size > 0)
     }
 
     /// The names of the variables futurerun reads.

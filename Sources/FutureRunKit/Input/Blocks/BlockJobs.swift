@@ -47,7 +47,7 @@ final class BlockJobs: JobOrigin {
             blocks = .stream(
                 StreamBlocks(
                     descriptor: input, boundary: boundary, size: size,
-                    records: options.maxArguments != 1 ? options.maxArguments : nil,
+                    records: options.maxArgumentsGiven ? options.maxArguments : nil,
                     headerLines: options.headerLines ?? (options.header ? 1 : 0)))
         }
         state = Locked((blocks, 0))

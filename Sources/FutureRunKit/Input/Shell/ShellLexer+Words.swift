@@ -49,6 +49,16 @@ struct ShellWord {
 }
 
 extension ShellLexer {
+    /// The name at the cursor (`[A-Za-z_][A-Za-z0-9_]*`, continuations skipped), read.
+    mutating func readName() -> [UInt8] {
+        var name: [UInt8] = []
+        while let next = peek(), Self.isNameByte(next) {
+            name.append(next)
+            advance()
+        }
+        return name
+    }
+
     /// Reads a word outside quotes: up to a blank, newline or operator (or a byte of `extra`).
     mutating func word(endingAt extra: [UInt8] = [], regex: Bool = false) -> ShellWord {
         analysis.beginCollecting()
@@ -192,12 +202,7 @@ extension ShellLexer {
             return
         default:
             if Self.isNameStart(byte) {
-                var name: [UInt8] = []
-                while let next = peek(), Self.isNameByte(next) {
-                    name.append(next)
-                    advance()
-                }
-                analysis.reference(String(decoding: name, as: UTF8.self))
+                analysis.reference(String(decoding: readName(), as: UTF8.self))
             } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "@*#?$!-".utf8.contains(byte) {
                 analysis.reference(String(UnicodeScalar(byte)))
                 advance()
@@ -240,10 +245,7 @@ extension ShellLexer {
         }
         var name: [UInt8] = []
         if let first = peek(), Self.isNameStart(first) {
-            while let next = peek(), Self.isNameByte(next) {
-                name.append(next)
-                advance()
-            }
+            name = readName()
         } else if let first = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) {
             while let next = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next) {
                 name.append(next)
@@ -358,12 +360,7 @@ extension ShellLexer {
                 doubleQuoted(into: &scratch)
             default:
                 if Self.isNameStart(byte) {
-                    var name: [UInt8] = []
-                    while let next = peek(), Self.isNameByte(next) {
-                        name.append(next)
-                        advance()
-                    }
-                    analysis.reference(String(decoding: name, as: UTF8.self))
+                    analysis.reference(String(decoding: readName(), as: UTF8.self))
                 } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
                     while let next = peek(), Self.isNameByte(next) { advance() }
                 } else {

@@ -28,7 +28,7 @@ final class SlurmLauncher: Launcher {
     /// The steps' name: futurerun's and this run's, for finding what a stop left behind.
     private let stepName = "futurerun.\(getpid())"
     /// `checking`: failed attempts whose allocation `squeue` is being asked about.
-    private let state: Locked<(rate: StepRate, ticking: Bool, stopped: Bool, ended: String?, checking: Int)>
+    private let state: Locked<(rate: StepRate, ticking: Bool, ended: String?, checking: Int)>
     private let slots: SlurmSlots?
 
     init(_ settings: Settings, notices: Notices) {
@@ -39,17 +39,18 @@ final class SlurmLauncher: Launcher {
             slots.map { slots in CommandPool(width: settings.width, start: slots.start(_:in:)) }
             ?? CommandPool(width: settings.width)
         self.slots = slots
-        state = Locked((StepRate(perSecond: settings.rate, now: .now), false, false, nil, 0))
+        state = Locked((StepRate(perSecond: settings.rate, now: .now), false, nil, 0))
     }
 
     var handsOverInline: Bool { false }
 
     func open() { update() }
 
-    /// A stop may leave a step whose `srun` was killed before it cancelled it: cancel those.
+    /// A step whose `srun` was killed before it cancelled it (by a stop, or by the job itself) may
+    /// still run: cancel those, at the cost of one `squeue` at the end of the run.
     func close() {
         slots?.close()
-        if state.withLock({ $0.stopped }) { SlurmCluster.cancelSteps(jobID: settings.allocation.jobID, name: stepName) }
+        SlurmCluster.cancelSteps(jobID: settings.allocation.jobID, name: stepName)
     }
 
     func queued() { update() }
@@ -72,9 +73,6 @@ final class SlurmLauncher: Launcher {
         _ result: CommandResult, at placement: Placement, refusals: Int, stopping: Bool,
         verdict: @escaping @Sendable (AttemptVerdict) -> Void
     ) {
-        if stopping || result.status == .timedOut || result.status == .cancelled {
-            state.withLock { $0.stopped = true }
-        }
         update()
         if let refusal = spawnRefusal(result, refusals: refusals, stopping: stopping, notices: notices) {
             return verdict(refusal)
