@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import FutureRunKit
@@ -106,5 +107,18 @@ import Testing
         }
         #expect(error.description.contains("SLURM_ARRAY_TASK_COUNT"))
         #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "2"], count: 4).get() == Shard(index: 3, count: 4))
+    }
+
+    @Test func srunsLastLineTellsASignalFromAnExitAndACutStep() {
+        let said = { (text: String) in Array(text.utf8) }
+        #expect(SrunReport.signal(inTail: said("x\nsrun: error: vm: task 0: Terminated\n")) == SIGTERM)
+        #expect(SrunReport.signal(inTail: said("srun: error: vm: task 0: Segmentation fault\n")) == SIGSEGV)
+        #expect(SrunReport.signal(inTail: said("srun: error: vm: task 0: Exited with exit code 143\n")) == nil)
+        #expect(SrunReport.signal(inTail: said("Terminated\n")) == nil, "the job's own words are not srun's")
+        #expect(SrunReport.stepWasCut(inTail: said("srun: error: Node failure on vm\n")))
+        #expect(
+            SrunReport.stepWasCut(inTail: said("slurmstepd-vm: error: *** STEP 3.4 ON vm CANCELLED AT 2026-12-06T22:18:49 ***\n"))
+        )
+        #expect(!SrunReport.stepWasCut(inTail: said("all fine\n")))
     }
 }

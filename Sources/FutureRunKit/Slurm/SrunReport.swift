@@ -22,4 +22,14 @@ enum SrunReport {
         guard !said.hasPrefix("Exited with exit code") else { return nil }
         return (1...64).first { String(cString: strsignal(Int32($0))) == said }.map(Int32.init)
     }
+
+    /// Whether `srun` says Slurm cut the step short — its node failed, or the step or job was
+    /// cancelled — whatever its exit status (on a node failure it is 0).
+    static func stepWasCut(inTail tail: [UInt8]) -> Bool {
+        let text = String(decoding: tail, as: UTF8.self)
+        return text.split(separator: "\n").contains { line in
+            (line.hasPrefix("srun: error: Node failure on ")) || (line.contains("*** STEP ") && line.contains(" CANCELLED AT "))
+                || (line.contains("*** JOB ") && line.contains(" CANCELLED AT "))
+        }
+    }
 }

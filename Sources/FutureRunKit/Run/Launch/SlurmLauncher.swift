@@ -66,7 +66,8 @@ final class SlurmLauncher: Launcher {
         return (step, Placement(seat: seat, machine: node))
     }
 
-    /// A failed attempt: if the allocation has ended (cancelled, out of time, its node down), the
+    /// A failed attempt (or one `srun` says Slurm cut short, which may exit 0 on a node failure):
+    /// if the allocation has ended (cancelled, out of time, its node down), the
     /// attempt did not finish and nothing new starts (asked of `squeue` on a thread of its own);
     /// else, a signal `srun` reports is the attempt's end.
     func judge(
@@ -77,11 +78,12 @@ final class SlurmLauncher: Launcher {
         if let refusal = spawnRefusal(result, refusals: refusals, stopping: stopping, notices: notices) {
             return verdict(refusal)
         }
+        let tail = result.stderr.read(from: max(0, result.stderr.count - SrunReport.tailLength))
+        let cut = SrunReport.stepWasCut(inTail: tail)
         switch result.status {
-        case .exited(0), .timedOut, .cancelled, .failedToStart: return verdict(.stands)
+        case .exited(0) where !cut, .timedOut, .cancelled, .failedToStart: return verdict(.stands)
         default: break
         }
-        let tail = result.stderr.read(from: max(0, result.stderr.count - SrunReport.tailLength))
         // Nothing new starts until squeue has said whether the allocation still runs.
         state.withLock { $0.checking += 1 }
         update()
@@ -97,7 +99,8 @@ final class SlurmLauncher: Launcher {
                 return verdict(.placeEnded)
             }
             if !stopping, slots == nil, let signal = SrunReport.signal(inTail: tail) { return verdict(.signaled(signal)) }
-            verdict(.stands)
+            // Cut short by Slurm while the allocation goes on: not finished, as if killed.
+            verdict(cut ? .signaled(SIGKILL) : .stands)
         }
     }
 
