@@ -16,6 +16,7 @@ _futurerun() {
         --trim) COMPREPLY=($(compgen -W "n l r lr rl" -- "$cur")); return ;;
         -j|-P|--jobs|--max-procs) COMPREPLY=(); return ;;
         --shell) COMPREPLY=($(compgen -c -- "$cur")); return ;;
+        --nice) COMPREPLY=(); return ;;
         -C|--workdir|--wd) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --timeout) COMPREPLY=(); return ;;
         --grace) COMPREPLY=(); return ;;
@@ -44,7 +45,7 @@ _futurerun() {
         --timeline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-a --arg-file --each --link --xapply -0 --null --plus --header --pipe --spreadstdin --pipe-part --pipepart --block --block-size --recend --recstart --regexp --shuf -I --replace -d --delimiter -E --eof -n -N --max-args --max-replace-args --xargs -m --multiple -X --multiple-context --colsep --trim -j -P --jobs --max-procs --shell -C --workdir --wd --timeout --grace --retries --memfree --memsuspend --load --fail-fast --halt --halt-on-error --delay -r --no-run-if-empty --dry-run --dryrun --slurm --slurm-slots --slurm-cpus --slurm-rate -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --tagstring --tag-string --live --line-buffer --linebuffer --lb -u --ungroup --files --output-as-files --outputasfiles --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --jl --json --junit --results --res --timeline -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-a --arg-file --each --link --xapply -0 --null --plus --header --pipe --spreadstdin --pipe-part --pipepart --block --block-size --recend --recstart --regexp --shuf -I --replace -d --delimiter -E --eof -n -N --max-args --max-replace-args --xargs -m --multiple -X --multiple-context --colsep --trim -j -P --jobs --max-procs --shell --nice -C --workdir --wd --timeout --grace --retries --memfree --memsuspend --load --fail-fast --halt --halt-on-error --delay -r --no-run-if-empty --gnu --will-cite --no-notice --citation --bibtex --dry-run --dryrun --slurm --slurm-slots --slurm-cpus --slurm-rate -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --tagstring --tag-string --live --line-buffer --linebuffer --lb -u --ungroup --files --output-as-files --outputasfiles --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --jl --json --junit --results --res --timeline -h --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -c -- "$cur"))
     fi

@@ -7,10 +7,12 @@ import Glibc
 public enum FutureRun {
     /// Runs futurerun with `arguments` (without the program name) and returns its exit status.
     /// Call ``SignalWatcher/prepare()`` before, while the process has a single thread.
-    public static func main(_ arguments: [[UInt8]]) -> Int32 {
+    /// Run under the name `parallel` (`programName`), it reads GNU parallel's grammar.
+    public static func main(_ arguments: [[UInt8]], programName: String = "futurerun") -> Int32 {
         let options: Options
+        let grammar: Options.Grammar = programName.split(separator: "/").last == "parallel" ? .gnu : .native
         do {
-            switch try OptionParser.parse(arguments) {
+            switch try OptionParser.parse(arguments, grammar: grammar) {
             case .help: return write(Help.text, to: .output)
             case .version: return write(Help.version + "\n", to: .output)
             case .run(let parsed): options = parsed

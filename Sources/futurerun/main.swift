@@ -8,4 +8,4 @@ let arguments = (1..<Int(CommandLine.argc)).map { index in
     Array(UnsafeBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!)))
         .map { UInt8(bitPattern: $0) }
 }
-exit(FutureRun.main(arguments))
+exit(FutureRun.main(arguments, programName: String(cString: CommandLine.unsafeArgv[0]!)))

@@ -83,7 +83,8 @@ import Testing
         #expect(
             declarations == [
                 "public enum FutureRun", "public enum SignalWatcher", "public enum UsageFiles",
-                "public static func main(_ arguments: [[UInt8]]) -> Int32", "public static func prepare()",
+                "public static func main(_ arguments: [[UInt8]], programName: String = \"futurerun\") -> Int32",
+                "public static func prepare()",
                 "public static func write(root: String) throws -> [String]",
             ])
     }

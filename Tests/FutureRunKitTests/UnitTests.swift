@@ -189,3 +189,11 @@ import Testing
         #expect(tail.text == ["3", "4"])
     }
 }
+
+@Suite struct GNUShellChoice {
+    @Test func theShellIsTheOneGNUParallelWouldUse() {
+        #expect(GNUShell.choose(parallelShell: "/bin/bash", parent: "/usr/bin/zsh", loginShell: nil) == "/bin/bash")
+        #expect(GNUShell.choose(parallelShell: nil, parent: "/usr/bin/make", loginShell: "/bin/zsh") == "/bin/zsh")
+        #expect(GNUShell.choose(parallelShell: nil, parent: "/usr/bin/fish", loginShell: "/usr/bin/fish") == "/bin/sh")
+    }
+}

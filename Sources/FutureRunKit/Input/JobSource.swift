@@ -60,6 +60,8 @@ final class JobSource: JobOrigin {
     private let headerTemplate: Template?
     private let headerWords: Int
     let maxArguments: Int
+    /// An empty input line is a job (GNU's grammar without `-r`).
+    private let keepsEmptyLines: Bool
     /// `-n 0`: each job runs without its argument.
     private let dropsArguments: Bool
     /// `--trim` (and `--colsep`'s default): blanks taken from each argument or column.
@@ -79,6 +81,7 @@ final class JobSource: JobOrigin {
         tagTemplate = try options.tagString.map { bytes throws(UsageError) in try Template(bytes, plus: options.plus) }
         // `-n 0` reads one argument a job, as `-n 1` does, and runs the job without it.
         maxArguments = max(1, options.maxArguments)
+        keepsEmptyLines = options.emptyLinesAreJobs
         dropsArguments = options.maxArguments == 0
         trim = options.trim ?? (options.columnSeparator != nil ? .both : .off)
         columns = options.columnSeparator.map(ColumnSplitter.init)
@@ -298,7 +301,7 @@ final class JobSource: JobOrigin {
         case .argumentLines(let box):
             var arguments: [[UInt8]] = []
             while arguments.count < (filling == nil ? maxArguments : 1), let record = box.reader.next() {
-                if record.length == 0 { continue }
+                if record.length == 0, !keepsEmptyLines { continue }
                 if record.isCut, box.reader.keep != Self.labelLimit {
                     let reason =
                         box.reader.keep == Self.recordLimit

@@ -23,14 +23,23 @@ struct OptionParser {
     private static let linkedFileSeparator = Array("::::+".utf8)
 
     /// - Parameter arguments: `argv` without the program name, as bytes.
-    init(_ arguments: [[UInt8]]) {
+    /// - Parameter grammar: GNU parallel's when futurerun runs as `parallel`; `--gnu` among the
+    ///   options (before the first source) asks for it too.
+    init(_ arguments: [[UInt8]], grammar: Options.Grammar = .native) {
         self.arguments = arguments
+        let sources = arguments.firstIndex { $0 == Self.separator || $0 == Self.fileSeparator } ?? arguments.count
+        if grammar == .gnu || arguments[..<sources].contains(Array("--gnu".utf8)) {
+            parsed.options.grammar = .gnu
+            parsed.options.emptyLinesAreJobs = true
+        }
     }
 
-    static func parse(_ arguments: [[UInt8]]) throws(UsageError) -> Invocation {
-        var parser = OptionParser(arguments)
+    static func parse(_ arguments: [[UInt8]], grammar: Options.Grammar = .native) throws(UsageError) -> Invocation {
+        var parser = OptionParser(arguments, grammar: grammar)
         return try parser.parse()
     }
+
+    private var readsGNU: Bool { parsed.options.grammar == .gnu }
 
     mutating func parse() throws(UsageError) -> Invocation {
         while index < arguments.count, !parsed.optionsEnded {
@@ -46,7 +55,10 @@ struct OptionParser {
         }
         // `--each TEMPLATE -- ARG...`: the `--` only says that the arguments begin.
         if parsed.optionsEnded, index < arguments.count, arguments[index] == Array("--".utf8) { index += 1 }
-        parsed.options.source = try makeSource(operands: Array(arguments[index...]))
+        parsed.options.source =
+            try readsGNU ? gnuSource(operands: Array(arguments[index...])) : makeSource(operands: Array(arguments[index...]))
+        // GNU parallel's stderr carries the jobs' stderr only, unless progress is asked for.
+        if readsGNU, parsed.options.progress != .on { parsed.options.quiet = true }
         try checkCombinations()
         return .run(parsed.options)
     }
@@ -87,6 +99,10 @@ struct OptionParser {
             name = String(word[..<equals])
             inlineValue = String(word[word.index(after: equals)...])
         }
+        if readsGNU, name == "--quote" {
+            parsed.options.quotesCommand = true
+            return
+        }
         guard let declaration = Self.byLongName[name] else { throw GNUForms.refusal(name) ?? .unknownOption(name) }
         if declaration.value == nil {
             if let inlineValue { throw .invalidValue(option: name, value: inlineValue, expected: "no value (it is a switch)") }
@@ -102,7 +118,15 @@ struct OptionParser {
         var letters = Substring(word.dropFirst())
         while let letter = letters.first {
             letters = letters.dropFirst()
-            guard let declaration = Self.byShortName[letter] else {
+            // GNU parallel's -q is --quote and its -C is --colsep.
+            if readsGNU, letter == "q" {
+                parsed.options.quotesCommand = true
+                continue
+            }
+            // GNU parallel's -v prints on stdout (its --verbose, like -t, on stderr).
+            if readsGNU, letter == "v" { parsed.options.verboseOnStdout = true }
+            let letter: Character = readsGNU && letter == "C" ? "\u{0}" : letter
+            guard let declaration = letter == "\u{0}" ? Self.byLongName["--colsep"] : Self.byShortName[letter] else {
                 throw GNUForms.refusal("-\(letter)") ?? .unknownOption("-\(letter)")
             }
             guard declaration.value != nil else {
@@ -142,6 +166,33 @@ struct OptionParser {
     }
 
     // MARK: Operands
+
+    /// GNU parallel's operands: the command's words, then `:::`/`::::` sources; no source means
+    /// stdin lines (or `-a` files) are the arguments; no command means each argument is a command.
+    /// The same ``Options/Source`` as futurerun's own grammar makes, so everything after is shared.
+    private mutating func gnuSource(operands: [[UInt8]]) throws(UsageError) -> Options.Source {
+        if parsed.options.pipe != nil { return try makeSource(operands: operands) }
+        let separators = [Self.separator, Self.fileSeparator, Self.linkedSeparator, Self.linkedFileSeparator]
+        let split = operands.firstIndex(where: separators.contains) ?? operands.count
+        let words = operands[..<split]
+        let sources = Array(operands[split...])
+        guard !words.isEmpty else {
+            if sources.isEmpty { return .commandLines(file: parsed.argumentFiles.first) }
+            let (lists, _) = try Self.argumentLists(sources)
+            guard lists.count == 1 else {
+                throw .needsOption(
+                    option: ":::", needs: "a command with several lists (without one, each argument is a command)",
+                    example: "parallel echo ::: a b ::: c d")
+            }
+            switch lists[0] {
+            case .words(let commands): return .commands(commands)
+            case .file(let path): return .commandLines(file: path)
+            }
+        }
+        let command = words.map { parsed.options.quotesCommand ? ShellQuoting.word($0) : $0 }.joined(separator: [0x20])
+        parsed.template = Array(command)
+        return try makeSource(operands: sources)
+    }
 
     private func makeSource(operands: [[UInt8]]) throws(UsageError) -> Options.Source {
         if let mode = parsed.options.pipe { return try blockSource(mode, operands: operands) }

@@ -265,7 +265,20 @@ extension OptionDeclaration {
             section: .running,
             help: ["run jobs with PATH -c instead of /bin/sh: --shell /bin/bash"],
             manual: "Run jobs with PATH `-c`. A shell that cannot be run is refused at the start.",
-            effect: { parsed, value throws(UsageError) in parsed.options.shell = value! }),
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.shell = value!
+                parsed.options.shellGiven = true
+            }),
+        .init(
+            ["nice"], value: .text("N"), example: "--nice 10", section: .running,
+            help: ["run the jobs at niceness N (as GNU parallel's --nice): --nice 10"],
+            manual: "Run the jobs at niceness N, 1 to 19 (futurerun's own, which they inherit); not on other hosts.",
+            effect: { parsed, value throws(UsageError) in
+                guard let number = Int32(value!), (1...19).contains(number) else {
+                    throw .invalidValue(option: "--nice", value: value!, expected: "a niceness from 1 to 19")
+                }
+                parsed.options.niceness = number
+            }),
         .init(
             ["workdir", "wd"], short: "C", value: .directory, example: "-C build", section: .running,
             help: ["run jobs in DIR: -C build"],
@@ -379,8 +392,28 @@ extension OptionDeclaration {
             }),
         .init(
             ["no-run-if-empty"], short: "r", example: "-r", section: .input,
-            help: ["accepted for xargs and GNU parallel: no input runs no job anyway"],
-            manual: "Accepted for xargs and GNU parallel: without input futurerun runs no job anyway.",
+            help: ["an empty input line is no job (always so, but in --gnu's grammar)"],
+            manual: """
+                An empty input line is no job. So by default in futurerun's grammar; in GNU parallel's \
+                (`--gnu`) an empty line is a job with an empty argument unless `-r` is given.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.emptyLinesAreJobs = false }),
+        .init(
+            ["gnu"], example: "--gnu", section: .input,
+            help: ["read the command line as GNU parallel does (also when run as 'parallel')"],
+            manual: """
+                Read the command line with GNU parallel's grammar (also when futurerun runs under the name \
+                `parallel`): the command, then `:::`/`::::` sources, stdin lines as arguments when none is \
+                given, arguments appended to a command without replacement strings, `-q` as `--quote`, \
+                `-C` as `--colsep`, empty lines as jobs, `-v` on stdout, no status lines; jobs run in \
+                `$PARALLEL_SHELL`, else the shell that started futurerun, else `$SHELL`. The README's \
+                table says where the two grammars differ.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.grammar = .gnu }),
+        .init(
+            ["will-cite", "no-notice", "citation", "bibtex"], example: "--will-cite", section: .input,
+            help: ["accepted for GNU parallel's scripts; futurerun asks for no citation"],
+            manual: "Accepted for GNU parallel's scripts; futurerun asks for no citation and prints no notice.",
             effect: { _, _ throws(UsageError) in }),
         .init(
             ["dry-run", "dryrun"], example: "--dry-run", section: .running,

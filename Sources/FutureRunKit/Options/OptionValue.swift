@@ -161,7 +161,17 @@ enum OptionValue {
     /// `now`, `soon`, `never`, or `now|soon,fail|success|done=N|N%`, as GNU parallel takes them.
     static func halt(_ text: String, option: String) throws(UsageError) -> HaltPolicy {
         let invalid = UsageError.invalidValue(
-            option: option, value: text, expected: "never, now, soon, or now|soon,fail|success|done=N|N%")
+            option: option, value: text, expected: "never, now, soon, now|soon,fail|success|done=N|N%, or 0, 1, 2, -1, -2")
+        // GNU parallel's numbers: 0 never; 1, 2: at the first failure, soon or now; -1, -2: at the
+        // first success.
+        switch text {
+        case "0": return .never
+        case "1": return HaltPolicy(urgency: .soon, trigger: .failures(1))
+        case "2": return HaltPolicy(urgency: .now, trigger: .failures(1))
+        case "-1": return HaltPolicy(urgency: .soon, trigger: .successes(1))
+        case "-2": return HaltPolicy(urgency: .now, trigger: .successes(1))
+        default: break
+        }
         let parts = text.split(separator: ",", maxSplits: 1).map(String.init)
         guard let first = parts.first else { throw invalid }
         let urgency: HaltPolicy.Urgency

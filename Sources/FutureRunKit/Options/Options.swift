@@ -61,6 +61,10 @@ struct Options: Sendable, Equatable {
     var source: Source = .commandLines(file: nil)
     var jobs: Jobs = .cpus
     var shell = "/bin/sh"
+    /// `--nice N`: the jobs' niceness (futurerun's own, which they inherit).
+    var niceness: Int32?
+    /// `--shell` was given (else, in GNU's grammar, the shell GNU parallel would use).
+    var shellGiven = false
     var nullSeparated = false
     /// `-d`: the byte that ends an input record instead of newline.
     var delimiter: UInt8?
@@ -92,6 +96,15 @@ struct Options: Sendable, Equatable {
     enum Trim: Sendable, Equatable {
         case off, left, right, both
     }
+    /// Whose command line this is: futurerun's own, or GNU parallel's (`--gnu`, or run as `parallel`).
+    var grammar: Grammar = .native
+    enum Grammar: Sendable, Equatable { case native, gnu }
+    /// GNU's `-q`/`--quote`: each word of the command is quoted, so the shell runs it as given.
+    var quotesCommand = false
+    /// GNU's `-v`: the command lines on stdout (else, with `-v` or `--verbose`, on stderr).
+    var verboseOnStdout = false
+    /// An empty input line is a job with an empty argument (GNU's grammar; `-r` skips them).
+    var emptyLinesAreJobs = false
     /// `-n N`: up to N arguments per job.
     var maxArguments = 1
     /// `-n`/`-N` was given (with `--pipe`, `-N 1` is one record a block, not the default).

@@ -11,6 +11,8 @@ final class JobReporter {
     struct Settings {
         var quiet = false
         var verbose = false
+        /// `-v` prints on stdout (GNU's grammar), not stderr.
+        var verboseOnStdout = false
         var quietSuccess = false
         var ci: CIFormat = .none
         var heartbeat = false
@@ -58,7 +60,14 @@ final class JobReporter {
             try marker(group)
             groupOpen = true
         }
-        if settings.verbose { try console.say(style.dim(Style.sanitize(commandLine))) }
+        if settings.verbose {
+            // GNU's grammar prints it on stdout, as GNU parallel does.
+            if settings.verboseOnStdout {
+                try console.jobOutput(Array((commandLine + "\n").utf8))
+            } else {
+                try console.say(style.dim(Style.sanitize(commandLine)))
+            }
+        }
     }
 
     /// A chunk of the job's output: to the terminal if `show`, to the reports always.

@@ -46,6 +46,10 @@ struct Plan {
             options.jobs = try Self.readJobsFile(path)
             widthFile = path
         }
+        // --nice: the jobs inherit futurerun's niceness.
+        if let niceness = options.niceness { SystemFacts.lowerPriority(to: niceness) }
+        // --gnu: the shell GNU parallel would run the jobs with, unless --shell says.
+        if options.grammar == .gnu, !options.shellGiven { options.shell = GNUShell.current() }
         self.options = options
         var facts = SystemFacts.current()
         let environment = facts.environment
@@ -53,7 +57,9 @@ struct Plan {
         let allocation =
             options.slurm ? try SlurmCluster.allocation(environment: environment, cpusPerStep: options.slurmCPUs) : nil
         if let allocation { facts.cpus = allocation.slots }
-        if let refusal = GNUForms.shapeRefusal(options.source, stdinHoldsData: facts.stdinHoldsData) { throw refusal }
+        if options.grammar == .native, let refusal = GNUForms.shapeRefusal(options.source, stdinHoldsData: facts.stdinHoldsData) {
+            throw refusal
+        }
         let inputDescriptor = try Self.openInput(options.source)
         let (selection, selectionNotices) = try Self.selection(options, environment: environment)
         let origin: any JobOrigin =

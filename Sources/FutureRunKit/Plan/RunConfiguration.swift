@@ -70,8 +70,8 @@ struct RunConfiguration {
         case .auto: showsProgress = facts.stderrIsTerminal && !inCI && !options.quiet && environment["TERM"] != "dumb"
         }
         reporter = JobReporter.Settings(
-            quiet: options.quiet, verbose: options.verbose, quietSuccess: options.quietSuccess, ci: ci, heartbeat: inCI,
-            tailLines: 20)
+            quiet: options.quiet, verbose: options.verbose, verboseOnStdout: options.verboseOnStdout,
+            quietSuccess: options.quietSuccess, ci: ci, heartbeat: inCI, tailLines: 20)
         // A job whose host drops runs again elsewhere: its output is shown once it is over.
         // A job --memfree stops runs again: its output too is shown once it is over.
         streamsLive =

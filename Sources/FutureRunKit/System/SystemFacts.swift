@@ -28,6 +28,11 @@ struct SystemFacts {
             stderrIsTerminal: isatty(2) == 1, stdinHoldsData: stdinHoldsData())
     }
 
+    /// Lowers this process's priority to `niceness` (its children, the jobs, inherit it).
+    static func lowerPriority(to niceness: Int32) {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+    }
+
     private static func stdinHoldsData() -> Bool {
         var info = stat()
         guard fstat(0, &info) == 0 else { return false }
