@@ -60,4 +60,26 @@ import Testing
         let one = futurerun(["-q", "echo one"], shellPrefix: "exec < /dev/null; ")
         #expect(one.status == 0 && one.out == "one\n", "\(one.err)")
     }
+
+    @Test func exportedBashFunctionsRunWithBashInBothGrammars() {
+        /// futurerun with `arguments`, started by bash with the function `greet` exported.
+        func withGreet(_ arguments: String) -> (out: String, err: String) {
+            var command = Command.shell(
+                "exec bash -c 'greet() { echo \"hi $1\"; }; export -f greet; \(quoted(futurerunPath)) \(arguments); true'")
+            command.environment = [("SHELL", "/bin/sh"), ("PARALLEL_SHELL", ""), ("CI", "")]
+            let result = command.run().value
+            return (
+                String(decoding: result.stdout.bytes(), as: UTF8.self), String(decoding: result.stderr.bytes(), as: UTF8.self)
+            )
+        }
+        let native = withGreet("-q \"greet a\"")
+        #expect(native.out == "hi a\n", "\(native.err)")
+        #expect(
+            native.err
+                == "futurerun: the environment holds exported bash functions: jobs run with /bin/bash (--shell chooses another)\n"
+        )
+        // --gnu: the shell that started futurerun (bash here), as GNU parallel picks it.
+        let gnu = withGreet("--gnu -k greet ::: a b")
+        #expect(gnu.out == "hi a\nhi b\n", "\(gnu.err)")
+    }
 }

@@ -48,8 +48,14 @@ struct Plan {
         }
         // --nice: the jobs inherit futurerun's niceness.
         if let niceness = options.niceness { SystemFacts.lowerPriority(to: niceness) }
-        // --gnu: the shell GNU parallel would run the jobs with, unless --shell says.
+        // --gnu: the shell GNU parallel would run the jobs with, unless --shell says. In futurerun's
+        // own grammar, functions bash exported (`export -f f`) need bash to be called.
+        var shellNotice: String?
         if options.grammar == .gnu, !options.shellGiven { options.shell = GNUShell.current() }
+        if options.grammar == .native, !options.shellGiven, GNUShell.bashFunctionsExported() {
+            options.shell = "/bin/bash"
+            shellNotice = "the environment holds exported bash functions: jobs run with /bin/bash (--shell chooses another)"
+        }
         self.options = options
         var facts = SystemFacts.current()
         let environment = facts.environment
@@ -69,7 +75,7 @@ struct Plan {
                 try JobSource(options: options, input: inputDescriptor, spreadOver: options.jobs.width(cpus: facts.cpus))
             }
         source = JobPipeline(origin, selection: selection)
-        startNotices = selectionNotices + [source.shardNotice].compactMap { $0 }
+        startNotices = [shellNotice].compactMap { $0 } + selectionNotices + [source.shardNotice].compactMap { $0 }
 
         let hosts = try Self.hosts(options)
         let ssh = hosts.isEmpty ? [] : try Self.sshCommand(options)

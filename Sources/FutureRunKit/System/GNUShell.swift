@@ -25,4 +25,14 @@ enum GNUShell {
             parallelShell: getenv("PARALLEL_SHELL").map { String(cString: $0) }, parent: parent,
             loginShell: getenv("SHELL").map { String(cString: $0) })
     }
+
+    /// Whether the environment holds a function bash exported (`export -f`: `BASH_FUNC_name%%`).
+    static func bashFunctionsExported() -> Bool {
+        var entry = environ
+        while let text = entry.pointee {
+            if strncmp(text, "BASH_FUNC_", 10) == 0 { return true }
+            entry += 1
+        }
+        return false
+    }
 }
