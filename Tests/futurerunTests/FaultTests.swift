@@ -23,8 +23,10 @@ import Testing
             ["-q", "-j1", "--pipe-part", "-a", "f", "--block", "40k", "if [ {#} = 1 ]; then : > f; fi; wc -c"],
             directory: scratch.path)
         #expect(run.status == 0, "\(run.err)")
+        // Whether job 1 gets its block before its own shell empties the file is a race; no job
+        // gets more than its range, and none runs past what is left.
         let counts = run.out.split(separator: "\n").compactMap { Int($0.filter(\.isNumber)) }
-        #expect(counts.count >= 1 && counts[0] > 0 && counts.dropFirst().allSatisfy { $0 == 0 }, "\(run.out)")
+        #expect(!counts.isEmpty && counts.allSatisfy { $0 <= 41_000 } && counts.dropFirst(2).allSatisfy { $0 == 0 }, "\(run.out)")
         #expect(run.err.contains("the --pipe-part file shrank while it was read"), "\(run.err)")
     }
 

@@ -125,31 +125,37 @@ import Testing
         #expect(!processAlive("sleep \(marker)"))
     }
 
-    @Test func aCancelledAllocationStopsTheRunAndResumeRunsWhatDidNotFinishOnce() throws {
-        let cluster = try TestSlurmCluster()
-        let scratch = Scratch()
-        let run = "\(quoted(futurerunPath)) -q -j2 --slurm --joblog log --resume --each 'sleep 0.5; echo {} >> ran' ::: $(seq 10)"
-        // An allocation without a shell (futurerun runs in it by its variables, as on a login
-        // node), cancelled once three jobs have run: no salloc signals futurerun, it must see it.
+    /// Ten jobs of half a second, two at a time, logged for `--resume`: the run both tests end.
+    private static let resumableRun =
+        "\(quoted(futurerunPath)) -q -j2 --slurm --joblog log --resume --each 'sleep 0.5; echo {} >> ran' ::: $(seq 10)"
+
+    /// ``resumableRun`` in an allocation without a shell (futurerun runs in it by its variables,
+    /// as on a login node, so no salloc signals it: it must see the end itself), `ending` run
+    /// (with `$job` set) once three jobs have run; then the joblog's records, split in fields.
+    private func runUntilTheAllocationEnds(in cluster: TestSlurmCluster, _ scratch: Scratch, ending: String) -> [[Substring]] {
         let first = cluster.shell(
             """
             cd \(quoted(scratch.path)) && job=$(salloc --no-shell -n2 2>&1 | grep -o 'allocation [0-9]*' | grep -o '[0-9]*')
             export SLURM_JOB_ID=$job SLURM_JOB_NODELIST=$(hostname -s) SLURM_JOB_CPUS_PER_NODE=2 SLURM_NTASKS=2
-            { \(run) 2>err; echo $? > status; } &
+            { \(Self.resumableRun) 2>err; echo $? > status; } &
             i=0; while [ $(cat ran 2>/dev/null | wc -l) -lt 3 ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done
-            scancel $job; wait
+            \(ending)
             """)
         #expect(first.status == .exited(0))
-        let err = scratch.read("err") ?? ""
-        #expect(err.contains("the Slurm allocation") && err.contains("has ended"), "\(err)")
+        #expect(scratch.read("err")?.contains("has ended") == true, "\(scratch.read("err") ?? "")")
+        return (scratch.read("log")?.split(separator: "\n").dropFirst() ?? []).map { $0.split(separator: "\t") }
+    }
+
+    @Test func aCancelledAllocationStopsTheRunAndResumeRunsWhatDidNotFinishOnce() throws {
+        let cluster = try TestSlurmCluster()
+        let scratch = Scratch()
+        let logged = runUntilTheAllocationEnds(in: cluster, scratch, ending: "scancel $job; wait")
         #expect(scratch.read("status").flatMap { Int($0.filter(\.isNumber)) }.map { $0 > 0 } == true, "not a success")
-        let logged = (scratch.read("log")?.split(separator: "\n").dropFirst() ?? []).map { $0.split(separator: "\t") }
         let ranFirst = scratch.read("ran")?.split(separator: "\n").map(String.init) ?? []
         #expect(
             logged.count == ranFirst.count && logged.allSatisfy { $0[6] == "0" && $0[7] == "0" }, "only finished jobs: \(logged)")
         #expect(cluster.steps.isEmpty, "\(cluster.steps)")
-        let second = cluster.shell("cd \(quoted(scratch.path)) && salloc -Q -n2 \(run)")
-        #expect(second.status == .exited(0))
+        #expect(cluster.shell("cd \(quoted(scratch.path)) && salloc -Q -n2 \(Self.resumableRun)").status == .exited(0))
         let ran = scratch.read("ran")?.split(separator: "\n").map(String.init) ?? []
         #expect(ran.sorted { Int($0)! < Int($1)! } == (1...10).map(String.init), "each once: \(ran)")
     }
@@ -157,26 +163,18 @@ import Testing
     @Test func aNodeThatGoesDownEndsTheRunAndResumeRunsWhatDidNotFinishOnce() throws {
         let cluster = try TestSlurmCluster()
         let scratch = Scratch()
-        let run = "\(quoted(futurerunPath)) -q -j2 --slurm --joblog log --resume --each 'sleep 0.5; echo {} >> ran' ::: $(seq 10)"
         // srun exits 0 when its node fails: the steps it cut must not be logged as finished.
-        let first = cluster.shell(
-            """
-            cd \(quoted(scratch.path)) && job=$(salloc --no-shell -n2 2>&1 | grep -o 'allocation [0-9]*' | grep -o '[0-9]*')
-            export SLURM_JOB_ID=$job SLURM_JOB_NODELIST=$(hostname -s) SLURM_JOB_CPUS_PER_NODE=2 SLURM_NTASKS=2
-            { \(run) 2>err; echo $? > status; } &
-            i=0; while [ $(cat ran 2>/dev/null | wc -l) -lt 3 ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done
-            scontrol update nodename=$(hostname -s) state=down reason=futurerun-test; wait
-            scontrol update nodename=$(hostname -s) state=resume 2>/dev/null
-            i=0; while ! sinfo -h -o %t | grep -q idle && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
-            """)
-        #expect(first.status == .exited(0))
-        #expect(scratch.read("err")?.contains("has ended") == true, "\(scratch.read("err") ?? "")")
-        let logged = (scratch.read("log")?.split(separator: "\n").dropFirst() ?? []).map { $0.split(separator: "\t") }
+        let logged = runUntilTheAllocationEnds(
+            in: cluster, scratch,
+            ending: """
+                scontrol update nodename=$(hostname -s) state=down reason=futurerun-test; wait
+                scontrol update nodename=$(hostname -s) state=resume 2>/dev/null
+                i=0; while ! sinfo -h -o %t | grep -q idle && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
+                """)
         let ranFirst = Set(scratch.read("ran")?.split(separator: "\n").map(String.init) ?? [])
         #expect(
             logged.allSatisfy { ranFirst.contains(String($0[0])) }, "only jobs that finished are logged: \(logged) \(ranFirst)")
-        let second = cluster.shell("cd \(quoted(scratch.path)) && salloc -Q -n2 \(run)")
-        #expect(second.status == .exited(0))
+        #expect(cluster.shell("cd \(quoted(scratch.path)) && salloc -Q -n2 \(Self.resumableRun)").status == .exited(0))
         let ran = scratch.read("ran")?.split(separator: "\n").map(String.init) ?? []
         #expect(Set(ran) == Set((1...10).map(String.init)), "every job ran: \(ran)")
         // A step whose task ended just as its node failed is reported cut by srun too: it runs
