@@ -64,7 +64,9 @@ final class TestSlurmCluster {
             && for i in $(seq 100); do SLURM_CONF=$PWD/slurm.conf sinfo -h -o %t 2>/dev/null | grep -q idle && exit 0; sleep 0.1; done; \
             exit 1
             """
-        let started = Command.shell(start).run().value
+        var starting = Command.shell(start)
+        starting.timeout = .seconds(60)  // only against a hang: a cluster is up in about a second
+        let started = starting.run().value
         if started.status != .exited(0) {
             stop()
             Issue.record("the test cluster did not come up: \(String(decoding: started.stderr.bytes(), as: UTF8.self))")
@@ -88,15 +90,20 @@ final class TestSlurmCluster {
         shell("squeue --steps --noheader --format='%i %j'").out.split(separator: "\n").map(String.init)
     }
 
-    /// Ends slurmd, slurmctld and munged by their pids.
+    /// Ends slurmd, slurmctld and munged by their pids, and the step daemons (`slurmstepd`)
+    /// this cluster started, found by their working directory, which is this cluster's: a step
+    /// cut by a downed node can outlive its slurmd.
     func stop() {
         _ =
             Command.shell(
                 """
                 cd \(quoted(scratch.path)) || exit 0
+                stepds() { for p in $(pgrep -x slurmstepd); do case "$(readlink /proc/$p/cwd)" in "$PWD"*) echo $p;; esac; done; }
+                kill -9 $(stepds) 2>/dev/null
                 for f in slurmd.pid slurmctld.pid munged.pid; do [ -s $f ] && kill $(cat $f) 2>/dev/null; done
                 for i in $(seq 50); do alive=0; for f in slurmd.pid slurmctld.pid munged.pid; do
                   [ -s $f ] && kill -0 $(cat $f) 2>/dev/null && alive=1; done; [ $alive = 0 ] && break; sleep 0.1; done
+                kill -9 $(stepds) 2>/dev/null
                 """
             ).run().value
     }
