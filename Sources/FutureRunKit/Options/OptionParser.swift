@@ -125,8 +125,8 @@ struct OptionParser {
             }
             // GNU parallel's -v prints on stdout (its --verbose, like -t, on stderr).
             if readsGNU, letter == "v" { parsed.options.verboseOnStdout = true }
-            let letter: Character = readsGNU && letter == "C" ? "\u{0}" : letter
-            guard let declaration = letter == "\u{0}" ? Self.byLongName["--colsep"] : Self.byShortName[letter] else {
+            let found = readsGNU && letter == "C" ? Self.byLongName["--colsep"] : Self.byShortName[letter]
+            guard let declaration = found else {
                 throw GNUForms.refusal("-\(letter)") ?? .unknownOption("-\(letter)")
             }
             guard declaration.value != nil else {
