@@ -121,4 +121,14 @@ import Testing
         )
         #expect(!SrunReport.stepWasCut(inTail: said("all fine\n")))
     }
+
+    @Test func aSlotsJobTimedOutWhenTimeoutEndedItOrKilledItAfterItsLimit() {
+        let start = ContinuousClock.now
+        let limit = (started: start, limit: Duration.seconds(1))
+        #expect(SlotWorker.timedOut(status: 124, limit, now: start + .milliseconds(1100)))
+        #expect(SlotWorker.timedOut(status: 137, limit, now: start + .seconds(2)), "TERM ignored, KILL after the grace")
+        #expect(!SlotWorker.timedOut(status: 137, limit, now: start + .milliseconds(500)), "killed before its limit")
+        #expect(!SlotWorker.timedOut(status: 124, nil), "no --timeout: the job's own status")
+        #expect(!SlotWorker.timedOut(status: 1, limit, now: start + .seconds(2)))
+    }
 }

@@ -35,13 +35,15 @@ enum SlurmCluster {
     }
 
     /// The `srun` that runs `local`'s program as a step of one task with `cpus` CPUs on `node`,
-    /// named `name`; the rest of `local` (environment, directory, input, timeout) as it is.
+    /// named `name`, whose leftover processes end with it (``LeftoverReaping``); the rest of
+    /// `local` (environment, directory, input, timeout) as it is.
     static func step(_ local: Command, node: String, cpus: Int, name: String) -> Command {
         var command = local
         command.argumentBytes =
             [
                 "srun", "--exact", "--nodes=1", "--ntasks=1", "--cpus-per-task=\(cpus)", "--nodelist=\(node)",
                 "--job-name=\(name)", "--quiet", "--kill-on-bad-exit=1",
+                "/bin/sh", "-c", LeftoverReaping.stepScript(grace: local.gracePeriod), "sh",
             ].map { Array($0.utf8) } + local.argumentBytes
         return command
     }

@@ -13,7 +13,8 @@ final class SlurmSlots: Sendable {
         var input: InputPipe?
         var frames: SlotFrames
         var job: RelayedRun?
-        var timesOut = false
+        /// When the job started and its `--timeout`, if it has one.
+        var timeout: (started: ContinuousClock.Instant, limit: Duration)?
     }
 
     private let allocation: SlurmAllocation
@@ -32,10 +33,10 @@ final class SlurmSlots: Sendable {
     func start(_ command: Command, in seat: CommandPool.Seat) -> CommandRun {
         let slot = seat.slot
         let job = RelayedRun { [self] in stop(slot: slot) }
-        if slots.withLock({ $0[slot]?.worker == nil }) { launch(slot: slot) }
+        if slots.withLock({ $0[slot]?.worker == nil }) { launch(slot: slot, grace: command.gracePeriod) }
         let input = slots.withLock { slots -> InputPipe? in
             slots[slot]?.job = job
-            slots[slot]?.timesOut = command.timeout != nil
+            slots[slot]?.timeout = command.timeout.map { (.now, $0) }
             return slots[slot]?.input
         }
         if input?.write(SlotWorker.payload(command)) != true {
@@ -53,12 +54,14 @@ final class SlurmSlots: Sendable {
         for case (_, let worker?) in workers { _ = worker.result.value }
     }
 
-    /// Starts a worker for `slot`: `srun` on the slot's node, fed through a pipe. Its streams'
-    /// wakers and its end are hooked up once it is recorded (they may run at once).
-    private func launch(slot: Int) {
+    /// Starts a worker for `slot`: `srun` on the slot's node, fed through a pipe, its jobs'
+    /// leftovers given `grace`. Its streams' wakers and its end are hooked up once it is recorded
+    /// (they may run at once).
+    private func launch(slot: Int, grace: Duration) {
         guard let input = InputPipe() else { return }
         var command = SlurmCluster.step(
-            Command(["/bin/sh", "-c", SlotWorker.loop(token: token)]), node: allocation.node(ofSlot: slot),
+            Command(["/bin/sh", "-c", SlotWorker.shell, "sh", SlotWorker.loop(token: token, grace: grace)]),
+            node: allocation.node(ofSlot: slot),
             cpus: allocation.cpusPerStep, name: stepName)
         command.input = .pipe(input)
         let worker = ProcessEngine.shared.start(command)
@@ -81,7 +84,7 @@ final class SlurmSlots: Sendable {
                 case .stderr(let bytes): state.job?.append(stderr: bytes)
                 case .end(let status):
                     if let job = state.job {
-                        ended = (job, state.timesOut && status == SlotWorker.timedOutStatus ? .timedOut : .exited(status))
+                        ended = (job, SlotWorker.timedOut(status: status, state.timeout) ? .timedOut : .exited(status))
                     }
                     state.job = nil
                 }
@@ -108,20 +111,37 @@ final class SlurmSlots: Sendable {
 }
 
 /// The shell side of a slot's worker: a loop on the node that reads each job as a counted script
-/// (``JobScript``) from its stdin, runs it in a subshell with stdin from `/dev/null`, and sends its
-/// stdout, stderr and status framed on its own stdout (``SlotFrames``).
+/// (``JobScript``) from its stdin, runs it in a session of its own with stdin from `/dev/null`,
+/// stops what it leaves behind (``LeftoverReaping``, so nothing of it writes into the next job's
+/// frame), and sends its stdout, stderr and status framed on its own stdout (``SlotFrames``).
 enum SlotWorker {
-    /// `timeout`'s status for a job it stopped (with `--timeout`).
-    static let timedOutStatus: Int32 = 124
+    /// Whether a job with `timeout` that ended with `status` was stopped by `timeout -k`: 124 when
+    /// TERM ended it, 137 when it ignored TERM until KILL (after its limit: else its own KILL).
+    static func timedOut(
+        status: Int32, _ timeout: (started: ContinuousClock.Instant, limit: Duration)?, now: ContinuousClock.Instant = .now
+    ) -> Bool {
+        guard let timeout else { return false }
+        return status == 124 || (status == 128 + SIGKILL && now - timeout.started >= timeout.limit)
+    }
 
-    /// Its stderr goes to a file in a directory of its own on the node, sent after the job's end.
-    static func loop(token: String) -> String {
+    /// Runs the loop (its first argument) with bash where the node has it, else with `sh`: bash
+    /// with job control (`set -m`, which needs no terminal in bash) gives each job a process group
+    /// for the cost of a fork; `sh` needs `setsid` and a shell of its own for each.
+    static let shell = "command -v bash >/dev/null 2>&1 && exec bash -c \"$1\"; eval \"$1\""
+
+    /// Its job's stderr (and, without job control, its script) go to files in a directory of its
+    /// own on the node; the stderr is sent after the job's end. Its own stderr goes nowhere: bash
+    /// reports each job's end there, and each write to a step's stderr costs a delay in Slurm's
+    /// I/O forwarding.
+    static func loop(token: String, grace: Duration) -> String {
         """
         d=$(mktemp -d) || exit 1; trap 'rm -rf "$d"' EXIT; trap 'rm -rf "$d"; exit 143' TERM
-        n=$(echo;echo .);n=${n%.}
+        n=$(echo;echo .);n=${n%.}; exec 2>/dev/null; set -m; case $- in *m*) m=1;; *) m=;; esac
         while IFS= read -r c; do s=;i=0
         while [ "$i" -lt "$c" ]; do IFS= read -r l || exit 0; s=$s$l$n; i=$((i+1)); done
-        (eval "$s") </dev/null 2>"$d/e"; r=$?
+        if [ "$m" ]; then (eval "$s") </dev/null 2>"$d/e" & p=$!
+        else printf %s "$s" >"$d/s"; setsid /bin/sh "$d/s" </dev/null 2>"$d/e" & p=$!; fi; wait $p; r=$?
+        \(LeftoverReaping.stop(group: "$p", grace: grace))
         if [ -s "$d/e" ]; then printf '\\n\\036%s e %s\\n' '\(token)' $(($(wc -c <"$d/e"))); cat "$d/e"; fi
         printf '\\n\\036%s s %s\\n' '\(token)' "$r"
         done
