@@ -152,18 +152,21 @@ import Testing
     }
 
     /// Ten jobs of half a second, two at a time, logged for `--resume`: the run both tests end.
-    private static let resumableRun =
-        "\(quoted(futurerunPath)) -q -j2 --slurm --joblog log --resume --each 'sleep 0.5; echo {} >> ran' ::: $(seq 10)"
+    private static func resumableRun(_ mode: String = "") -> String {
+        "\(quoted(futurerunPath)) -q -j2 --slurm \(mode) --joblog log --resume --each 'sleep 0.5; echo {} >> ran' ::: $(seq 10)"
+    }
 
     /// ``resumableRun`` in an allocation without a shell (futurerun runs in it by its variables,
     /// as on a login node, so no salloc signals it: it must see the end itself), `ending` run
     /// (with `$job` set) once three jobs have run; then the joblog's records, split in fields.
-    private func runUntilTheAllocationEnds(in cluster: TestSlurmCluster, _ scratch: Scratch, ending: String) -> [[Substring]] {
+    private func runUntilTheAllocationEnds(
+        in cluster: TestSlurmCluster, _ scratch: Scratch, mode: String = "", ending: String
+    ) -> [[Substring]] {
         let first = cluster.shell(
             """
             cd \(quoted(scratch.path)) && job=$(salloc --no-shell -n2 2>&1 | grep -o 'allocation [0-9]*' | grep -o '[0-9]*')
             export SLURM_JOB_ID=$job SLURM_JOB_NODELIST=$(hostname -s) SLURM_JOB_CPUS_PER_NODE=2 SLURM_NTASKS=2
-            { \(Self.resumableRun) 2>err; echo $? > status; } &
+            { \(Self.resumableRun(mode)) 2>err; echo $? > status; } &
             i=0; while [ $(cat ran 2>/dev/null | wc -l) -lt 3 ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done
             \(ending)
             """)
@@ -172,14 +175,15 @@ import Testing
         return (scratch.read("log")?.split(separator: "\n").dropFirst() ?? []).map { $0.split(separator: "\t") }
     }
 
-    @Test func aCancelledAllocationStopsTheRunAndResumeRunsWhatDidNotFinishOnce() throws {
+    @Test(arguments: ["", "--slurm-slots"])
+    func aCancelledAllocationStopsTheRunAndResumeRunsWhatDidNotFinishOnce(mode: String) throws {
         let cluster = try TestSlurmCluster()
         let scratch = Scratch()
-        let logged = runUntilTheAllocationEnds(in: cluster, scratch, ending: "scancel $job; wait")
+        let logged = runUntilTheAllocationEnds(in: cluster, scratch, mode: mode, ending: "scancel $job; wait")
         #expect(scratch.read("status").flatMap { Int($0.filter(\.isNumber)) }.map { $0 > 0 } == true, "not a success")
         #expect(logged.allSatisfy { $0[6] == "0" && $0[7] == "0" }, "only finished jobs: \(logged)")
         #expect(cluster.steps.isEmpty, "\(cluster.steps)")
-        expectResumeRunsEveryJobRepeatingOnlyCutOnes(in: cluster, scratch, logged: logged)
+        expectResumeRunsEveryJobRepeatingOnlyCutOnes(in: cluster, scratch, mode: mode, logged: logged)
     }
 
     @Test func aNodeThatGoesDownEndsTheRunAndResumeRunsWhatDidNotFinishOnce() throws {
@@ -202,12 +206,12 @@ import Testing
     /// whose task ended just as its step was cut (its line written, its exit not yet reported) runs
     /// again rather than be lost: only the two steps running at the cut may.
     private func expectResumeRunsEveryJobRepeatingOnlyCutOnes(
-        in cluster: TestSlurmCluster, _ scratch: Scratch, logged: [[Substring]]
+        in cluster: TestSlurmCluster, _ scratch: Scratch, mode: String = "", logged: [[Substring]]
     ) {
         let ranFirst = Set(scratch.read("ran")?.split(separator: "\n").map(String.init) ?? [])
         #expect(
             logged.allSatisfy { ranFirst.contains(String($0[0])) }, "only jobs that ran are logged: \(logged) \(ranFirst)")
-        #expect(cluster.shell("cd \(quoted(scratch.path)) && salloc -Q -n2 \(Self.resumableRun)").status == .exited(0))
+        #expect(cluster.shell("cd \(quoted(scratch.path)) && salloc -Q -n2 \(Self.resumableRun(mode))").status == .exited(0))
         expectEveryJobRanRepeatingOnlyCutOnes(scratch, logged: logged)
     }
 
