@@ -65,6 +65,13 @@ import Testing
         ("-k --pipe-part -a big --block 1k wc -l", ""), ("-k --pipe -N3 sort -r", "3\n1\n2\n6\n5\n4\n"),
         // Reports.
         ("-k --joblog jl echo ::: a", ""),
+        // {= perl =}: one perl for the run, its variables living on from job to job.
+        ("-k echo '{= s/a/b/ =}' ::: abc aa", ""), ("-k echo '{= $_=uc($_) =}' ::: ab", ""),
+        ("-k echo '{=s:/:_:g=}' ::: a/b/c", ""), ("-k 'echo {=1 s/a/A/ =} {=2 $_=$job->seq() =}' ::: a b ::: c", ""),
+        ("-k echo '{= $_=Q($_) =}' ::: 'a b'", ""), ("-k echo '{= uq(); $_=\"x*\" =}' ::: a", ""),
+        ("-k 'echo {= $_ = ++$n =}' ::: a b c", ""), ("-k echo '{= $_ = $arg[2] =}' ::: a b ::: c d", ""),
+        ("-k echo '{= s/\\.gz$// =}'", "f.gz\ng.gz\n"), ("-k 'echo {= s/x/y/ =}' ::: 'x; touch PWNED'", ""),
+        ("-k 'mv {} {= s/.txt$/.md/ =}' ::: in", ""),
     ]
 
     private func run(_ program: String, _ line: String, stdin: String, in scratch: Scratch) -> (out: String, status: Int32) {

@@ -82,4 +82,27 @@ import Testing
         let gnu = withGreet("--gnu -k greet ::: a b")
         #expect(gnu.out == "hi a\nhi b\n", "\(gnu.err)")
     }
+
+    /// GNU's `skip()` skips the job, its number used (GNU parallel's own exit status for it differs
+    /// between releases: 1 in 20221122, 0 in 20260522; futurerun's is 0, nothing failed).
+    @Test func aPerlExpressionMaySkipItsJob() {
+        let run = futurerun(["--gnu", "-k", "echo {#} {= skip() if /b/ =}", ":::", "a", "b", "c"])
+        #expect(run.out == "1 a\n3 c\n" && run.status == 0, "\(run.err)")
+    }
+
+    @Test func perlExpressionsAreRefusedWithTheirReason() {
+        // Outside GNU's grammar: naming --gnu.
+        let native = futurerun(["--each", "echo {= s/a/b/ =}", ":::", "a"])
+        #expect(native.status == 255 && native.err.contains("--gnu"), "\(native.err)")
+        // Perl that does not compile: nothing runs.
+        let scratch = Scratch()
+        let broken = futurerun(["--gnu", "touch ran; echo {= s/( =}", ":::", "a"], directory: scratch.path)
+        #expect(broken.status == 255 && broken.err.contains("compile") && !scratch.exists("ran"), "\(broken.err)")
+        // Where no perl is installed.
+        let noPerl = futurerun(["--gnu", "echo {= s/a/b/ =}", ":::", "a"], environment: [("PATH", scratch.path)])
+        #expect(noPerl.status == 255 && noPerl.err.contains("perl, which is not installed"), "\(noPerl.err)")
+        // An expression that dies fails its job, saying why, even in GNU's quiet grammar.
+        let dies = futurerun(["--gnu", "-k", "echo {= die \"no $_\" if /b/ =}", ":::", "a", "b"])
+        #expect(dies.out == "a\n" && dies.status == 1 && dies.err.contains("no b"), "\(dies.err)")
+    }
 }

@@ -22,6 +22,8 @@ final class JobSource: JobOrigin {
 
     struct State {
         var produced = 0
+        /// Jobs a Perl expression skipped (`skip()`).
+        var skipped = 0
         var generator: Generator
         var filling = FillingState()
     }
@@ -78,7 +80,9 @@ final class JobSource: JobOrigin {
         filling = options.filling
         self.spreadOver = max(1, spreadOver)
         names = options.names
-        tagTemplate = try options.tagString.map { bytes throws(UsageError) in try Template(bytes, plus: options.plus) }
+        tagTemplate = try options.tagString.map { bytes throws(UsageError) in
+            try Template(bytes, plus: options.plus, perl: options.perlExpressions)
+        }
         // `-n 0` reads one argument a job, as `-n 1` does, and runs the job without it.
         maxArguments = max(1, options.maxArguments)
         keepsEmptyLines = options.emptyLinesAreJobs
@@ -202,7 +206,7 @@ final class JobSource: JobOrigin {
     ) throws(UsageError) -> (header: Template?, words: Int, command: Template) {
         let repeatsWords = options.filling?.repeatsWords ?? false
         guard let (words, command) = JobHeader.divide(bytes) else {
-            let template = try Template(bytes, plus: options.plus, repeatsWords: repeatsWords)
+            let template = try Template(bytes, plus: options.plus, repeatsWords: repeatsWords, perl: options.perlExpressions)
             if options.filling != nil, template.highestList > 0 {
                 throw .invalidValue(
                     option: "--each", value: String(decoding: bytes, as: UTF8.self),
@@ -213,7 +217,7 @@ final class JobSource: JobOrigin {
         if options.filling != nil { throw .badJobGraph("a job header names one job's argument; not with --xargs, -m or -X") }
         let header = try Template(Array(words.joined(separator: [0x20])), plus: options.plus)
         if header.usesSlot { throw .badJobGraph("a job header cannot hold {%}: the slot is known only when the job starts") }
-        return (header, words.count, try Template(command, plus: options.plus))
+        return (header, words.count, try Template(command, plus: options.plus, perl: options.perlExpressions))
     }
 
     /// Where the whole list is known before the run (`:::` segments, `--each` lists), a bad graph is
@@ -258,14 +262,25 @@ final class JobSource: JobOrigin {
     func next() -> Job? { state.withLock { produce(&$0) } }
 
     private func produce(_ state: inout State) -> Job? {
-        let next = filling == nil ? nextItem(&state.generator) : fillItem(&state, number: state.produced + 1)
-        guard let item = next else {
-            let produced = state.produced
-            total.withLock { $0 = produced }
-            return nil
+        while true {
+            let next = filling == nil ? nextItem(&state.generator) : fillItem(&state, number: state.produced + 1)
+            guard let item = next else {
+                let made = state.produced - state.skipped
+                total.withLock { $0 = made }
+                return nil
+            }
+            state.produced += 1
+            let made = job(item, number: state.produced)
+            switch (template?.perl ?? tagTemplate?.perl)?.takeOutcome() {
+            case .skip?:
+                // GNU's skip(): the number is used, no job runs, and the run counts one job less.
+                state.skipped += 1
+                total.withLock { $0 = $0.map { $0 - 1 } }
+            case .failed(let why)?:
+                return Job(number: made.number, name: made.name, body: .invalid("its {= perl expression =} failed: \(why)"))
+            case .value?, nil: return made
+            }
         }
-        state.produced += 1
-        return job(item, number: state.produced)
     }
 
     /// A read error on the input, if reading stopped because of one.

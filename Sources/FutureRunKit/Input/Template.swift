@@ -12,6 +12,7 @@
 /// | `{%}` | the job slot |
 /// | `{N}` `{N.}` `{N/}` `{N//}` `{N/.}` | the same, of the Nth list, column or argument |
 /// | `{-N}` `{-N.}` … | the same, of the Nth from the end |
+/// | `{= perl =}` `{=N perl =}` | GNU's grammar: the argument (or the Nth) as a Perl expression leaves `$_` (``PerlCoprocess``) |
 struct Template: Sendable, Equatable {
     enum Transform: Sendable, Hashable {
         case whole, noExtension, baseName, directory, baseNameNoExtension
@@ -21,6 +22,8 @@ struct Template: Sendable, Equatable {
         case withoutExtensions(Int), baseNameWithoutExtensions(Int), directoryOrEmpty, extensions(Int)
         /// `--plus`: `{:N}`, `{#re}`, `{/re/str}`, … (``StringEdit``).
         case edit(StringEdit)
+        /// `{= expression =}`, by the run's ``PerlCoprocess``.
+        case perl(String)
     }
 
     /// What one job-script variable holds: an argument, transformed.
@@ -67,17 +70,36 @@ struct Template: Sendable, Equatable {
     /// `-X`: the runs of ``parts`` that make a word holding a replacement string, each repeated
     /// once per argument (empty otherwise).
     let repeatedWords: [Range<Int>]
+    /// The run's perl, when a replacement is a Perl expression.
+    let perl: PerlCoprocess?
 
     /// Parses `bytes`; refuses a replacement that does not stand where its argument is data
     /// (``ReplacementSites``); writes each other one for the quotes around it (``QuoteTracker``).
     /// - Parameter plus: `--plus`: GNU parallel's extra path strings are replacement strings too.
     /// - Parameter repeatsWords: `-X`: each word holding a replacement string is repeated per argument.
-    init(_ bytes: [UInt8], plus: Bool = false, repeatsWords: Bool = false) throws(UsageError) {
-        if let refusal = GNUForms.templateRefusal(bytes, plus: plus) { throw refusal }
+    /// - Parameter perl: GNU's grammar: `{= … =}` is a Perl expression, compiled here.
+    init(_ bytes: [UInt8], plus: Bool = false, repeatsWords: Bool = false, perl: Bool = false) throws(UsageError) {
+        if let refusal = GNUForms.templateRefusal(bytes, plus: plus, perl: perl) { throw refusal }
         var found: [(at: Int, length: Int, Replacement)] = []
         var index = 0
         var escaped = false
+        var coprocess: PerlCoprocess?
         while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "{"), !escaped, perl,
+                let (list, expression, length) = Template.perlExpression(in: bytes, at: index)
+            {
+                let shared = if let coprocess { coprocess } else { try PerlCoprocess.shared() }
+                if let why = shared.compile(expression) {
+                    throw .invalidValue(
+                        option: "{= perl expression =}", value: "{=\(expression)=}",
+                        expected: "Perl that compiles (perl says: \(why.split(separator: "\n").first ?? ""))")
+                }
+                coprocess = shared
+                found.append((index, length, .argument(list: list, .perl(expression))))
+                index += length
+                escaped = false
+                continue
+            }
             if bytes[index] == UInt8(ascii: "{"), !escaped,
                 let (kind, length) = Template.replacement(in: bytes, at: index, plus: plus)
             {
@@ -95,6 +117,7 @@ struct Template: Sendable, Equatable {
             index += 1
         }
         let hasReplacement = !found.isEmpty
+        self.perl = coprocess
         var masked = bytes
         // The template for ``ReplacementSites``: each argument a hole; `{#}` and `{%}`, numbers
         // futurerun writes, a digit.
@@ -269,6 +292,25 @@ struct Template: Sendable, Equatable {
         replacement(in: bytes, at: start, plus: true) != nil
     }
 
+    /// The Perl expression `{= … =}` or `{=N … =}` starting at `start`: its list (`nil`: each
+    /// argument), its text and its length, if there is one.
+    private static func perlExpression(in bytes: [UInt8], at start: Int) -> (Int?, String, Int)? {
+        guard start + 1 < bytes.count, bytes[start + 1] == UInt8(ascii: "=") else { return nil }
+        var open = start + 2
+        let digits = bytes[open...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        let list = digits.isEmpty ? nil : Int(String(decoding: digits, as: UTF8.self)).map { $0 - 1 }
+        if list == -1 { return nil }
+        open += digits.count
+        var close = open
+        while close + 1 < bytes.count {
+            if bytes[close] == UInt8(ascii: "="), bytes[close + 1] == UInt8(ascii: "}") {
+                return (list, String(decoding: bytes[open..<close], as: UTF8.self), close + 2 - start)
+            }
+            close += 1
+        }
+        return nil
+    }
+
     /// The replacement string starting at `start`, and its length, if it is one.
     private static func replacement(in bytes: [UInt8], at start: Int, plus: Bool) -> (Replacement, Int)? {
         // --plus's edits hold patterns: a longer reach, but never across a brace or the shell's `${`.
@@ -325,11 +367,18 @@ struct Template: Sendable, Equatable {
         /// The variables assigned so far, by argument and transform, and their numbers.
         var variables: [VariableKey: Int] = [:]
         func put(_ list: Int, _ transform: Transform, _ placement: Placement) {
-            let (argument, bytes) = Template.argument(list, of: arguments)
+            let argument = Template.argument(list, of: arguments).index
             // A list with no argument for this job (`-N2` over an odd count) leaves no word, as in
             // GNU parallel: `echo {1} {2}` over `7` is `echo 7`.
             guard arguments.indices.contains(argument) else { return }
-            let value = Template.apply(transform, to: bytes)
+            let value: [UInt8]
+            switch self.value(transform, of: argument, in: arguments, jobNumber: jobNumber) {
+            case .value(let computed, quoted: true): value = computed
+            case .value(let code, quoted: false):
+                line += code
+                return
+            case .skip, .failed: return
+            }
             guard case .reference(let site) = placement else {
                 line += ShellQuoting.word(value)
                 return
@@ -393,14 +442,25 @@ struct Template: Sendable, Equatable {
             case .literal(let bytes): line += bytes
             case .jobNumber, .slot: line += Array(String(jobNumber).utf8)
             case .argument(let list, let transform, _):
-                if let list {
-                    line += Template.apply(transform, to: Template.argument(list, of: arguments).bytes)
-                } else {
-                    line += Array(arguments.map { Template.apply(transform, to: $0) }.joined(separator: [joiner]))
+                let indices = list.map { [Template.argument($0, of: arguments).index] } ?? Array(arguments.indices)
+                let values = indices.filter(arguments.indices.contains).map { index in
+                    guard case .value(let value, _) = value(transform, of: index, in: arguments, jobNumber: jobNumber) else {
+                        return [UInt8]()
+                    }
+                    return value
                 }
+                line += Array(values.joined(separator: [joiner]))
             }
         }
         return line
+    }
+
+    /// Argument `index` of `arguments`, transformed (by perl, for an expression).
+    private func value(_ transform: Transform, of index: Int, in arguments: [[UInt8]], jobNumber: Int) -> PerlCoprocess.Value {
+        guard case .perl(let expression) = transform, let perl else {
+            return .value(Template.apply(transform, to: arguments[index]), quoted: true)
+        }
+        return perl.evaluate(expression, index: index, of: arguments, jobNumber: jobNumber)
     }
 
     /// Argument `list` (from the end when negative) and its position; no bytes if there is none.
@@ -433,6 +493,7 @@ struct Template: Sendable, Equatable {
             return Array(argument[..<slash])
         case .extensions(let count): return splitExtensions(argument[baseStart...], count).extensions
         case .edit(let edit): return edit.apply(to: argument)
+        case .perl: return argument  // evaluated by the template's perl, never here
         }
     }
 

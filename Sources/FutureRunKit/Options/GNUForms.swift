@@ -180,14 +180,15 @@ enum GNUForms {
     }
 
     /// The GNU parallel replacement strings a template may hold that futurerun does not do: a Perl
-    /// expression `{= … =}` (futurerun runs no Perl), and `--plus`'s strings: without `--plus` any
+    /// expression `{= … =}` outside GNU's grammar (`perl`), and `--plus`'s strings: without `--plus` any
     /// of them (as GNU parallel leaves them), with it those futurerun does not do.
-    static func templateRefusal(_ bytes: [UInt8], plus: Bool = false) -> UsageError? {
+    static func templateRefusal(_ bytes: [UInt8], plus: Bool = false, perl: Bool = false) -> UsageError? {
         let text = String(decoding: bytes, as: UTF8.self)
-        if let open = text.firstRange(of: "{="), text[open.upperBound...].contains("=}") {
+        if !perl, let open = text.firstRange(of: "{="), text[open.upperBound...].contains("=}") {
             return .gnuForm(
                 form: "{= perl expression =}",
-                instead: "futurerun runs no Perl; compute the value in the template's shell, as in $(echo {} | sed 's/a/b/')")
+                instead: "give --gnu for GNU's Perl expressions, or compute the value in the template's shell, "
+                    + "as in $(echo {} | sed 's/a/b/')")
         }
         let paths = ["{..}", "{...}", "{/..}", "{/...}", "{+/}", "{+.}", "{+..}", "{+...}"]
         if !plus, let found = paths.first(where: text.contains) {

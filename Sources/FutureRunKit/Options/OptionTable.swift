@@ -406,8 +406,9 @@ extension OptionDeclaration {
                 `parallel`): the command, then `:::`/`::::` sources, stdin lines as arguments when none is \
                 given, arguments appended to a command without replacement strings, `-q` as `--quote`, \
                 `-C` as `--colsep`, empty lines as jobs, `-v` on stdout, no status lines; jobs run in \
-                `$PARALLEL_SHELL`, else the shell that started futurerun, else `$SHELL`. The README's \
-                table says where the two grammars differ.
+                `$PARALLEL_SHELL`, else the shell that started futurerun, else `$SHELL`; `{= perl =}` is \
+                evaluated by one `perl` for the run, with `$_`, `$job->seq()`, `@arg`, `Q()`, `uq()` and \
+                `skip()` as in GNU parallel. The README's table says where the two grammars differ.
                 """,
             effect: { parsed, _ throws(UsageError) in parsed.options.grammar = .gnu }),
         .init(

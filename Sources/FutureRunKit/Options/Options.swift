@@ -99,6 +99,8 @@ struct Options: Sendable, Equatable {
     /// Whose command line this is: futurerun's own, or GNU parallel's (`--gnu`, or run as `parallel`).
     var grammar: Grammar = .native
     enum Grammar: Sendable, Equatable { case native, gnu }
+    /// `{= … =}` is a Perl expression (GNU's grammar).
+    var perlExpressions: Bool { grammar == .gnu }
     /// GNU's `-q`/`--quote`: each word of the command is quoted, so the shell runs it as given.
     var quotesCommand = false
     /// GNU's `-v`: the command lines on stdout (else, with `-v` or `--verbose`, on stderr).

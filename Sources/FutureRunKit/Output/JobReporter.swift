@@ -113,6 +113,9 @@ final class JobReporter {
         guard outcome.status != .notStarted else { return }
         if !settings.quiet {
             try console.say(StatusLine.format(outcome, total: source.knownTotal, style: style, width: console.width))
+        } else if case .unrunnable(let reason) = outcome.status {
+            // Quiet hides the jobs' lines, never why one could not run: no job output says it.
+            try console.say("futurerun: job \(outcome.job.number) (\(outcome.job.label)) could not run: \(reason)")
         }
         if outcome.status.isFailure {
             if let annotation = settings.ci.failureAnnotation(outcome) { try marker(annotation) }

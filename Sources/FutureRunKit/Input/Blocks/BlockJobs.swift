@@ -21,7 +21,7 @@ final class BlockJobs: JobOrigin {
 
     /// - Parameter input: the descriptor the blocks are read from (stdin, or the file given).
     init(command: [UInt8], file: String?, input: Int32, options: Options) throws(UsageError) {
-        template = try Template(command, plus: options.plus)
+        template = try Template(command, plus: options.plus, perl: options.perlExpressions)
         let option = options.pipe == .fileParts ? "--pipe-part" : "--pipe"
         if template.parts.contains(where: { if case .argument = $0 { true } else { false } }) {
             throw .invalidValue(
