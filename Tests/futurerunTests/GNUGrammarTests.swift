@@ -122,6 +122,34 @@ import Testing
         return access(directory + "/parallel", X_OK) == 0 ? directory : nil
     }()
 
+    /// `--results` writes GNU's folder tree and its `.csv`, `.tsv` and `.json` tables as GNU
+    /// parallel does (the times aside). Values whose folder names the two GNU releases write
+    /// differently (`/`, the empty string) are compared with the newest only.
+    @Test(arguments: ["res", "out.csv", "out.tsv", "out.json"])
+    func resultsAreWrittenInGNUsLayouts(target: String) throws {
+        try #require(access("/usr/bin/parallel", X_OK) == 0, "GNU parallel is needed to compare with (.ci/run installs it)")
+        let line = "--results \(target) 'echo {}; echo e{} >&2' ::: a 'b c' 'x\"y' ::: 1 2"
+        let tricky = "--results \(target) 'echo {}' ::: 'b/c' 'a+b' '' . .."
+        let releases = [("parallel", [line])] + (Self.newestRelease.map { [("PATH=\(quoted($0)):$PATH parallel", [line, tricky])] } ?? [])
+        for (gnuProgram, lines) in releases {
+            for line in lines {
+                let (gnuScratch, ourScratch) = (Scratch(), Scratch())
+                _ = run(gnuProgram, line, stdin: "", in: gnuScratch)
+                _ = run("\(quoted(futurerunPath)) --gnu", line, stdin: "", in: ourScratch)
+                #expect(Self.results(in: ourScratch) == Self.results(in: gnuScratch), "\(gnuProgram) \(line)")
+            }
+        }
+    }
+
+    /// Every file below the scratch folder with what it holds, start times and run times left out.
+    private static func results(in scratch: Scratch) -> [String] {
+        let listing = Command.shell("find . -path ./.parallel -prune -o -type f -print | LC_ALL=C sort | while read -r f; do printf '%s=' \"$f\"; cat \"$f\"; echo '|'; done")
+        var command = listing
+        command.workingDirectory = scratch.path
+        let text = String(decoding: command.run().value.stdout.bytes(), as: UTF8.self)
+        return text.replacing(#/[0-9]{10}\.[0-9]{3}([,\t]|, "JobRuntime": )[0-9]+\.[0-9]{3}/#, with: "T").split(separator: "|\n").map(String.init)
+    }
+
     @Test func runUnderTheNameParallelItReadsGNUsGrammar() throws {
         let scratch = Scratch()
         symlink(futurerunPath, scratch.file("parallel"))

@@ -417,7 +417,7 @@ final class JobSource: JobOrigin {
             let tag = tagTemplate.map {
                 String(decoding: $0.expandUnquoted(arguments: arguments, jobNumber: number, joiner: 0x20), as: UTF8.self)
             }
-            return Job(number: number, name: jobName, header: found, body: body, tagString: tag)
+            return Job(number: number, name: jobName, header: found, body: body, tagString: tag, arguments: read)
         }
     }
 

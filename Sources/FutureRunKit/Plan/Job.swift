@@ -33,12 +33,15 @@ struct Job: Sendable {
 
     /// What the job reads on stdin: `/dev/null`, or with `--pipe` its block.
     let input: Command.Input
+    /// A template job's arguments, as read (GNU's `--results` names its files by them).
+    let arguments: [[UInt8]]
 
     init(
         number: Int, name: String, header: JobHeader? = nil, body: Body, tagString: String? = nil,
-        input: Command.Input = .nullDevice
+        input: Command.Input = .nullDevice, arguments: [[UInt8]] = []
     ) {
         self.input = input
+        self.arguments = arguments
         self.number = number
         self.name = header?.name ?? name
         self.label = Job.shorten(self.name)

@@ -12,7 +12,9 @@ enum ReportSet {
             reports.append(try JSONLines(path: path))
         }
         if let path = options.junit { reports.append(try JUnitReport(path: path)) }
-        if let path = options.results { reports.append(try ResultsDirectory(path: path)) }
+        if let path = options.results {
+            reports.append(options.grammar == .gnu ? try GNUResults(path: path) : try ResultsDirectory(path: path))
+        }
         if options.files { reports.append(OutputFiles()) }
         if let path = options.timeline { reports.append(try Timeline(path: path)) }
         if let path = stepSummary, !path.isEmpty { reports.append(try StepSummary(path: path)) }
