@@ -130,7 +130,8 @@ import Testing
         try #require(access("/usr/bin/parallel", X_OK) == 0, "GNU parallel is needed to compare with (.ci/run installs it)")
         let line = "--results \(target) 'echo {}; echo e{} >&2' ::: a 'b c' 'x\"y' ::: 1 2"
         let tricky = "--results \(target) 'echo {}' ::: 'b/c' 'a+b' '' . .."
-        let releases = [("parallel", [line])] + (Self.newestRelease.map { [("PATH=\(quoted($0)):$PATH parallel", [line, tricky])] } ?? [])
+        let releases =
+            [("parallel", [line])] + (Self.newestRelease.map { [("PATH=\(quoted($0)):$PATH parallel", [line, tricky])] } ?? [])
         for (gnuProgram, lines) in releases {
             for line in lines {
                 let (gnuScratch, ourScratch) = (Scratch(), Scratch())
@@ -143,11 +144,14 @@ import Testing
 
     /// Every file below the scratch folder with what it holds, start times and run times left out.
     private static func results(in scratch: Scratch) -> [String] {
-        let listing = Command.shell("find . -path ./.parallel -prune -o -type f -print | LC_ALL=C sort | while read -r f; do printf '%s=' \"$f\"; cat \"$f\"; echo '|'; done")
-        var command = listing
+        // GNU parallel's own cache (.parallel in HOME, the scratch folder) aside.
+        var command = Command.shell(
+            "find . -path ./.parallel -prune -o -type f -print | LC_ALL=C sort "
+                + "| while read -r f; do printf '%s=' \"$f\"; cat \"$f\"; echo '|'; done")
         command.workingDirectory = scratch.path
         let text = String(decoding: command.run().value.stdout.bytes(), as: UTF8.self)
-        return text.replacing(#/[0-9]{10}\.[0-9]{3}([,\t]|, "JobRuntime": )[0-9]+\.[0-9]{3}/#, with: "T").split(separator: "|\n").map(String.init)
+        return text.replacing(#/[0-9]{10}\.[0-9]{3}([,\t]|, "JobRuntime": )[0-9]+\.[0-9]{3}/#, with: "T").split(separator: "|\n")
+            .map(String.init)
     }
 
     @Test func runUnderTheNameParallelItReadsGNUsGrammar() throws {

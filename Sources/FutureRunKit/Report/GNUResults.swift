@@ -71,7 +71,11 @@ final class GNUResults: Report {
 
     func output(_ job: Job, _ bytes: [UInt8], isError: Bool) {
         guard layout == .tree else {
-            if isError { held[job.number, default: ([], [])].err += bytes } else { held[job.number, default: ([], [])].out += bytes }
+            if isError {
+                held[job.number, default: ([], [])].err += bytes
+            } else {
+                held[job.number, default: ([], [])].out += bytes
+            }
             return
         }
         guard let files = files(for: job) else { return }
