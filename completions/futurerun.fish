@@ -56,7 +56,7 @@ complete -c futurerun -s v -l verbose -d 'print each job\'s command line before 
 complete -c futurerun -l tag -d 'prefix each output line with the job\'s label and a TAB'
 complete -c futurerun -l tagstring -l tag-string -x -d 'prefix each line with STR and a TAB, replacement strings filled in'
 complete -c futurerun -l live -d 'print lines as soon as any job writes them, prefixed [label]'
-complete -c futurerun -l line-buffer -l linebuffer -l lb -d 'print lines as soon as any job writes them, as they are (GNU parallel\'s)'
+complete -c futurerun -l line-buffer -l linebuffer -l line-buffered -l lb -d 'print lines as soon as any job writes them, as they are (GNU parallel\'s)'
 complete -c futurerun -s u -l ungroup -d 'print output as it is read, half lines too (GNU parallel\'s -u)'
 complete -c futurerun -l files -l output-as-files -l outputasfiles -d 'save each job\'s stdout in a file and print its name (GNU parallel\'s --files)'
 complete -c futurerun -l names -x -d 'labels for the jobs'

@@ -19,7 +19,7 @@ import Testing
             HaltPolicy(urgency: .now, trigger: .failures(2)),
             [.succeeded, .failed(.exited(1)), .unrunnable("x"), .failed(.exited(1))])
         #expect(run.halts == [false, false, true, false])
-        #expect(run.exit == nil, "the count of failed jobs, as always")
+        #expect(run.exit == 2, "GNU parallel's: the failures counted when the halt triggered")
     }
 
     @Test func haltAtAShareOfFailures() {
@@ -47,7 +47,12 @@ import Testing
         #expect(decisions(.failFast, [.succeeded, .failed(.exited(3))]).exit == 3)
         #expect(decisions(HaltPolicy(urgency: .soon, trigger: .failures(1)), [.failed(.signaled(9))]).exit == 137)
         let done = decisions(HaltPolicy(urgency: .now, trigger: .done(2)), [.failed(.exited(3)), .succeeded])
-        #expect(done.halts == [false, true] && done.exit == nil)
+        #expect(done.halts == [false, true] && done.exit == 1)
+        // A job failing while a `soon` halt waits does not change the status (as in GNU parallel).
+        let waited = decisions(
+            HaltPolicy(urgency: .soon, trigger: .failurePercent(20)),
+            [.failed(.exited(1)), .failed(.exited(1)), .failed(.exited(1))], total: 10)
+        #expect(waited.halts == [false, true, false] && waited.exit == 20)
     }
 
     @Test func neverHaltsWithoutAPolicyAndStoppedJobsAreNoFailures() {

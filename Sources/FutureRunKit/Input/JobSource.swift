@@ -181,17 +181,19 @@ final class JobSource: JobOrigin {
             }
         }
         state = Locked(State(generator: generator))
-        if options.shuffle { shuffle() }
+        // GNU's total_jobs() in a Perl expression needs the whole input first, as in GNU parallel.
+        let needsTotal = [template, tagTemplate].contains { $0?.perlUses("total_jobs") == true }
+        if options.shuffle || (needsTotal && knownTotal == nil) { readAll(shuffled: options.shuffle) }
         try checkKnownGraph(state.withLock { $0.generator })
     }
 
-    /// `--shuf`: reads the whole input now and hands its jobs over in a random order, numbered in
-    /// that order (GNU parallel's `{#}` under `--shuf` too).
-    private func shuffle() {
+    /// Reads the whole input now, so that the total is known; `shuffled` (`--shuf`): hands its
+    /// jobs over in a random order, numbered in that order (GNU parallel's `{#}` under `--shuf` too).
+    private func readAll(shuffled: Bool) {
         state.withLock { state in
             var items: [Item] = []
             while let item = nextItem(&state.generator) { items.append(item) }
-            items.shuffle()
+            if shuffled { items.shuffle() }
             total.withLock { $0 = items.count }
             var readError: Int32?
             if case .commandLines(let box) = state.generator { readError = box.reader.readError }
@@ -270,8 +272,10 @@ final class JobSource: JobOrigin {
                 return nil
             }
             state.produced += 1
+            let perl = template?.perl ?? tagTemplate?.perl
+            perl?.setTotal(knownTotal)
             let made = job(item, number: state.produced)
-            switch (template?.perl ?? tagTemplate?.perl)?.takeOutcome() {
+            switch perl?.takeOutcome() {
             case .skip?:
                 // GNU's skip(): the number is used, no job runs, and the run counts one job less.
                 state.skipped += 1

@@ -6,7 +6,7 @@ import FutureProcess
 /// at the first template that holds an expression, that compiles each expression once and then
 /// evaluates it for each argument, as GNU does: `$_` is the argument and what it holds after the
 /// expression is the value; `$job->seq()` the job's number, `@arg` the job's arguments (`$arg[1]`
-/// the first); `Q()` quotes for the shell, `uq()` leaves the value unquoted (the template's
+/// the first), `total_jobs()` the number of jobs (the input is read whole first, as GNU does); `Q()` quotes for the shell, `uq()` leaves the value unquoted (the template's
 /// explicit choice to write it as code), `skip()` skips the job. Variables live on from job to job.
 ///
 /// Calls block the calling thread (the job source's, or a slot's at start) until perl answers;
@@ -26,6 +26,8 @@ final class PerlCoprocess: Sendable, Equatable {
     private let arrived = DispatchSemaphore(value: 0)
     /// One request and its answer at a time.
     private let turn = Locked<Void>(())
+    /// The number of jobs, for `total_jobs()`, once known (`-1`: not known).
+    private let total = Locked(-1)
     /// `skip()` was called, or an expression failed, since the last ``takeOutcome()``.
     private let outcome = Locked<Value?>(nil)
 
@@ -77,17 +79,21 @@ final class PerlCoprocess: Sendable, Equatable {
 
     /// Compiles `expression`; why it does not compile, if it does not.
     func compile(_ expression: String) -> String? {
-        if case .failed(let why) = ask(header: "c 0 0 0", fields: [Array(expression.utf8)]) { return why }
+        if case .failed(let why) = ask(header: "c 0 0 0 -1", fields: [Array(expression.utf8)]) { return why }
         return nil
     }
 
     /// `expression` for `arguments[index]` in job `jobNumber`.
     func evaluate(_ expression: String, index: Int, of arguments: [[UInt8]], jobNumber: Int) -> Value {
         let value = ask(
-            header: "e \(jobNumber) \(arguments.count) \(index)", fields: [Array(expression.utf8)] + arguments)
+            header: "e \(jobNumber) \(arguments.count) \(index) \(total.withLock { $0 })",
+            fields: [Array(expression.utf8)] + arguments)
         if case .value = value {} else { outcome.withLock { $0 = $0 ?? value } }
         return value
     }
+
+    /// What `total_jobs()` says from now on.
+    func setTotal(_ count: Int?) { total.withLock { $0 = count ?? -1 } }
 
     /// `.skip` if an expression called `skip()`, `.failed` if one died, since the last call: what
     /// becomes of the job being made (skipped; failed with perl's words).
@@ -133,7 +139,8 @@ final class PerlCoprocess: Sendable, Equatable {
         use strict; no strict "vars"; no warnings;
         binmode STDIN; binmode STDOUT; $| = 1;
         package Job { sub seq { $main::seq } sub slot { 1 } }
-        our ($seq, $skip, $unquote, @arg, %sub);
+        our ($seq, $total, $skip, $unquote, @arg, %sub);
+        sub total_jobs { $total }
         our $job = bless {}, "Job";
         sub Q { my $s = shift; return "''" if $s eq ""; return $s if $s =~ m{^[-a-zA-Z0-9_/.+=:,%@]+$};
           $s =~ s/'/'"'"'/g; "'$s'" }
@@ -142,7 +149,7 @@ final class PerlCoprocess: Sendable, Equatable {
           while ($got < $n) { my $r = read(STDIN, $b, $n - $got, $got); exit 0 unless $r; $got += $r } $b }
         sub reply { my ($k, $b) = @_; $b = "" unless defined $b; print $k, " ", length($b), "\n", $b }
         while (defined(my $h = <STDIN>)) {
-          my ($op, $s, $n, $i) = split / /, $h; my $e = field(); my @a = map { field() } 1 .. $n;
+          my ($op, $s, $n, $i, $t) = split / /, $h; $total = $t + 0; my $e = field(); my @a = map { field() } 1 .. $n;
           my $code = $sub{$e} //= eval "package main; no strict; sub { $e\n;}";
           unless ($code) { my $w = $@; $w =~ s/ at \(eval \d+\) line \d+.*//s; reply("e", $w); next }
           if ($op eq "c") { reply("v", ""); next }

@@ -455,6 +455,13 @@ struct Template: Sendable, Equatable {
         return line
     }
 
+    /// Whether one of its Perl expressions mentions `word` (such as `total_jobs`).
+    func perlUses(_ word: String) -> Bool {
+        parts.contains { part in
+            if case .argument(_, .perl(let expression), _) = part { expression.contains(word) } else { false }
+        }
+    }
+
     /// Argument `index` of `arguments`, transformed (by perl, for an expression).
     private func value(_ transform: Transform, of index: Int, in arguments: [[UInt8]], jobNumber: Int) -> PerlCoprocess.Value {
         guard case .perl(let expression) = transform, let perl else {

@@ -73,6 +73,7 @@ enum GNUForms {
         "--return": "not supported: paths must exist on the host",
         "--round": "not supported yet (it goes with --pipe)",
         "--round-robin": "not supported yet (it goes with --pipe)",
+        "--roundrobin": "not supported yet (it goes with --pipe)",
         "--rpl": "not supported: the replacement strings are {} {.} {/} {//} {/.} {#} {%} {N} {-N}",
         "--rrs": "not supported yet (it goes with --pipe)",
         "--rsync-opts": "not supported: files are not copied and each job runs on one host",

@@ -618,7 +618,7 @@ extension OptionDeclaration {
                 """,
             effect: { parsed, _ throws(UsageError) in parsed.options.live = true }),
         .init(
-            ["line-buffer", "linebuffer", "lb"], example: "--line-buffer", section: .output,
+            ["line-buffer", "linebuffer", "line-buffered", "lb"], example: "--line-buffer", section: .output,
             help: ["print lines as soon as any job writes them, as they are (GNU parallel's)"],
             manual: """
                 Print whole lines as soon as any job writes them, as they are: GNU parallel's \

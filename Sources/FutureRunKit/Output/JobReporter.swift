@@ -72,7 +72,7 @@ final class JobReporter {
 
     /// A chunk of the job's output: to the terminal if `show`, to the reports always.
     func output(_ job: Job, _ bytes: [UInt8], isError: Bool, show: Bool) throws(OutputError) {
-        if show, isError || outputFiles == nil {
+        if show, !reports.contains(where: { $0.takes(stderr: isError) }) {
             try stopCommands()
             if isError { try console.jobError(bytes) } else { try console.jobOutput(bytes) }
         }

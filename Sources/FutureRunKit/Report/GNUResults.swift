@@ -1,7 +1,7 @@
 import Glibc
 
 /// `--results` in GNU's grammar, in GNU parallel's layouts (futurerun's own is
-/// ``ResultsDirectory``):
+/// ``ResultsDirectory``), the jobs' output written there only, as GNU parallel does:
 /// - `--results DIR`: for each job, `DIR/1/A1/2/A2/…` (each input source's number, then its
 ///   argument as a folder name, ``folderName(_:)``) holding `seq`, `stdout` and `stderr`; the
 ///   folder is written over by a later run, as GNU does.
@@ -68,6 +68,9 @@ final class GNUResults: Report {
             [0x2F] + Array("\(index + 1)".utf8) + [0x2F] + folderName(argument)
         }
     }
+
+    /// Both streams, as GNU parallel prints neither with `--results`.
+    func takes(stderr: Bool) -> Bool { true }
 
     func output(_ job: Job, _ bytes: [UInt8], isError: Bool) {
         guard layout == .tree else {

@@ -31,6 +31,9 @@ final class OutputFiles: Report {
         return file
     }
 
+    /// Stdout: its file's name is printed in its place.
+    func takes(stderr: Bool) -> Bool { !stderr }
+
     func output(_ job: Job, _ bytes: [UInt8], isError: Bool) {
         guard !isError else { return }
         file(for: job)?.write(bytes)

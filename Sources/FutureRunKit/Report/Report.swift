@@ -9,9 +9,13 @@ protocol Report: AnyObject {
     func close()
     /// The first write error, if any: reported at the end, and the run fails.
     var error: String? { get }
+    /// Whether the jobs' stdout, or stderr, goes here instead of to futurerun's own (`--files`,
+    /// GNU's `--results`).
+    func takes(stderr: Bool) -> Bool
 }
 
 extension Report {
     func output(_ job: Job, _ bytes: [UInt8], isError: Bool) {}
     func close() {}
+    func takes(stderr: Bool) -> Bool { false }
 }

@@ -36,7 +36,8 @@ final class BlockJobs: JobOrigin {
         case .fileParts:
             do {
                 blocks = .fileParts(
-                    try FileParts(descriptor: input, boundary: boundary, size: size), path: ArgumentText.bytes(file ?? "-"))
+                    try FileParts(descriptor: input, boundary: boundary, size: size, cutsForward: options.grammar == .gnu),
+                    path: ArgumentText.bytes(file ?? "-"))
             } catch .unreadable(let error) {
                 throw .unreadableFile(path: file ?? "-", reason: String(cString: strerror(error)))
             } catch {

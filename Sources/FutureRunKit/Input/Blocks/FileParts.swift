@@ -8,6 +8,9 @@ struct FileParts {
     private let descriptor: Int32
     private let boundary: RecordBoundary
     private let size: Int
+    /// GNU parallel's `--pipepart` cut: after the first record end at or after the size (else: as
+    /// ``StreamBlocks`` cuts, within the size).
+    private let cutsForward: Bool
     /// The file's size when opened, until a read finds less (the file shrank under futurerun).
     private var fileSize: Int
     private var offset = 0
@@ -16,13 +19,14 @@ struct FileParts {
     private(set) var shrank = false
 
     /// Fails with the errno when the file cannot be examined.
-    init(descriptor: Int32, boundary: RecordBoundary, size: Int) throws(FilePartsError) {
+    init(descriptor: Int32, boundary: RecordBoundary, size: Int, cutsForward: Bool = false) throws(FilePartsError) {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .unreadable(errno) }
         guard info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFBLK else { throw .notSeekable }
         self.descriptor = descriptor
         self.boundary = boundary
         self.size = size
+        self.cutsForward = cutsForward
         fileSize = Int(info.st_size)
     }
 
@@ -31,7 +35,9 @@ struct FileParts {
         guard offset < fileSize else { return nil }
         let start = offset
         let border = start + size
-        let end = border >= fileSize ? fileSize : cut(after: border, from: start)
+        let end =
+            border >= fileSize
+            ? fileSize : cutsForward ? cutForward(from: border, after: start, endAtOrAfter: true) : cut(after: border, from: start)
         offset = end
         return (start, end - start)
     }
@@ -51,15 +57,21 @@ struct FileParts {
             if origin == start { break }
             window *= 2
         }
-        // Forwards from a little before the border, so that a record's end may straddle it.
+        return cutForward(from: border, after: start)
+    }
+
+    /// The first boundary at or after `border` (the part starts at `start`), read forwards from a
+    /// little before it so that a record's end may straddle it; the file's end when there is none.
+    /// `endAtOrAfter`: GNU's `--pipepart`, whose record end itself must start at or after `border`.
+    private mutating func cutForward(from border: Int, after start: Int, endAtOrAfter: Bool = false) -> Int {
         let lead = min(border - start - 1, max(boundary.end.count, 1) + 256)
         let origin = border - lead
-        window = 64 * 1024
+        var window = 64 * 1024
         while true {
             guard origin < fileSize, let bytes = read(from: origin, count: min(window, fileSize - origin)) else {
                 return max(start, min(fileSize, border))
             }
-            let found = bytes.withUnsafeBytes { boundary.firstCut(in: $0, from: lead) }
+            let found = bytes.withUnsafeBytes { boundary.firstCut(in: $0, from: lead + (endAtOrAfter ? boundary.end.count : 0)) }
             if let found { return origin + found }
             if origin + bytes.count >= fileSize { return fileSize }
             window *= 2

@@ -12,8 +12,10 @@ struct HaltCounter: Sendable, Equatable {
     private(set) var triggered = false
     /// The exit status of the job that triggered a `fail=1` halt.
     private var triggeringStatus: Int32?
-    /// The jobs of the run when the halt triggered (for a percentage's exit status).
+    /// The jobs of the run, and those failed, when the halt triggered (GNU's exit status is
+    /// fixed then: jobs that fail while a `soon` halt waits do not change it).
     private var totalAtHalt = 0
+    private var failedAtHalt = 0
 
     init(_ policy: HaltPolicy) { self.policy = policy }
 
@@ -37,22 +39,24 @@ struct HaltCounter: Sendable, Equatable {
         }
         if triggered {
             totalAtHalt = all
+            failedAtHalt = failed
             if case .failed(let termination) = status { triggeringStatus = termination.shellStatus }
             if case .unrunnable = status { triggeringStatus = 255 }
         }
         return triggered
     }
 
-    /// The exit status a halt sets, GNU parallel's: 0 for a success rule; the failing job's own for
-    /// `fail=1`; the percentage of jobs that failed for `fail=N%`. `nil`: the usual count of
-    /// failed jobs (``Tally/exitStatus``).
+    /// The exit status a halt sets, GNU parallel's, as it stood when the halt triggered: 0 for a
+    /// success rule; the failing job's own for `fail=1`; the percentage of jobs that had failed
+    /// (rounded up) for a percentage; else the number that had failed (at most 101).
     var exitStatus: Int32? {
         guard triggered else { return nil }
         switch policy.trigger {
         case .successes, .successPercent: return 0
         case .failures(1): return triggeringStatus
-        case .failurePercent: return Int32(min(100, failed * 100 / max(1, totalAtHalt)))
-        case .failures, .done, .donePercent: return nil
+        case .failurePercent, .donePercent:
+            return Int32(min(100, (failedAtHalt * 100 + max(1, totalAtHalt) - 1) / max(1, totalAtHalt)))
+        case .failures, .done: return Int32(min(failedAtHalt, 101))
         }
     }
 }
