@@ -43,7 +43,8 @@ import Testing
         ("--halt now,fail=1 'sleep {}; exit 1' ::: 0.1 3", ""), ("--halt 2 'sleep {}; exit 1' ::: 0.1 3", ""),
         ("--halt soon,fail=1 -j1 'echo {}; exit 1' ::: a b", ""), ("--halt 1 -j1 'echo {}; exit 1' ::: a b", ""),
         ("--halt 0 -j1 -k 'echo {}; exit 1' ::: a b", ""),
-        ("-j2 --halt soon,fail=20% 'sleep {}; exit 1' ::: 0.1 0.2 0.6 0 0 0 0 0 0 0", ""), ("--halt now,success=1 -j1 'echo {}' ::: a b", ""),
+        ("-j2 --halt soon,fail=20% 'sleep {}; exit 1' ::: 0.1 0.2 0.6 0 0 0 0 0 0 0", ""),
+        ("--halt now,success=1 -j1 'echo {}' ::: a b", ""),
         ("--retries 2 -k 'echo try; exit 1' ::: a", ""), ("--timeout 0.5 -k 'sleep {}; echo {}' ::: 0.1 2", ""),
         // Shell syntax in the command.
         ("-k 'echo {} | tr a-z A-Z' ::: ab cd", ""), ("-k 'x={}; echo ${#x}' ::: abc de", ""),
@@ -64,7 +65,8 @@ import Testing
         ("-k --pipe --block 3 cat", "aa\nbb\ncc\n"), ("-k --pipe --recstart '>' -N1 'head -1'", ">a\nAC\n>b\nGT\n"),
         ("-k --pipe --recend , -N1 cat", "a,b,c,"), ("-k --pipe --header 1 -N1 cat", "h\n1\n2\n"),
         ("-k --pipe-part -a big --block 1k wc -l", ""), ("-k --pipepart -a big --block 20 wc -c", ""),
-        ("-k --pipepart -a big --block 7 --recend 0 wc -c", ""), ("-k --pipepart -a in --block 1 cat", ""), ("-k --pipe -N3 sort -r", "3\n1\n2\n6\n5\n4\n"),
+        ("-k --pipepart -a big --block 7 --recend 0 wc -c", ""), ("-k --pipepart -a in --block 1 cat", ""),
+        ("-k --pipe -N3 sort -r", "3\n1\n2\n6\n5\n4\n"),
         // Reports.
         ("-k --joblog jl echo ::: a", ""), ("-k --results res 'echo {}; echo {} >&2' ::: a b", ""),
         ("-k --line-buffered echo ::: a b", ""),

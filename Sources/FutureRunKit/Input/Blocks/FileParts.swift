@@ -35,9 +35,14 @@ struct FileParts {
         guard offset < fileSize else { return nil }
         let start = offset
         let border = start + size
-        let end =
-            border >= fileSize
-            ? fileSize : cutsForward ? cutForward(from: border, after: start, endAtOrAfter: true) : cut(after: border, from: start)
+        let end: Int
+        if border >= fileSize {
+            end = fileSize
+        } else if cutsForward {
+            end = cutForward(from: border, after: start, endAtOrAfter: true)
+        } else {
+            end = cut(after: border, from: start)
+        }
         offset = end
         return (start, end - start)
     }
