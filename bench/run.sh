@@ -14,6 +14,8 @@
 #             (as root)
 #   REMOTE=1  only jobs on another host: 40 trivial jobs at -j4 over ssh, against GNU parallel -M -S
 #             and bare ssh sessions, on a private sshd at 127.0.0.2 (as root: openssh-server)
+#   GNU=1     only GNU's grammar: GNU_N (2000) trivial jobs, futurerun --gnu against futurerun's own
+#             grammar and GNU parallel (Debian's, and 20260522 from ../shared/bench/gnu-parallel)
 #   N=5000 ROUNDS=5 J=2 BIG=100000   sizes for the full run (several minutes, GNU parallel is most)
 set -euo pipefail
 FR=$(realpath "${1:?usage: bench/run.sh FUTURERUN_BINARY}")
@@ -146,6 +148,34 @@ pipe() {
   fi
 }
 if [[ ${PIPE:-0} == 1 ]]; then pipe; exit 0; fi
+
+# GNU's grammar: the same GNU parallel line (arguments on stdin, appended to the command) run by
+# futurerun --gnu, by futurerun's own grammar (--each) and by GNU parallel (Debian's, and the
+# newest release beside the package in ../shared/bench/gnu-parallel when it is there).
+gnu() {
+  local n=${GNU_N:-2000} newest
+  newest=$(realpath "$HERE/../../shared/bench/gnu-parallel" 2>/dev/null || true)
+  seq "$n" >"$WORK/args"
+  echo
+  echo "## GNU's grammar: $n trivial jobs at -j$J, arguments on stdin"
+  # The grammar's own cost: the same shell for both (GNU's grammar picks the shell that started
+  # futurerun, bash here, whose start-up costs more than dash's); then as a GNU user runs it.
+  local specs=("fr-gnu-sh=PARALLEL_SHELL=/bin/sh $FR --gnu -j$J true < $WORK/args"
+    "fr-native=$FR -q -j$J --each 'true {}' < $WORK/args" "fr-gnu=$FR --gnu -j$J true < $WORK/args")
+  command -v parallel >/dev/null && specs+=("gnu=parallel -j$J true < $WORK/args")
+  [[ -x $newest/parallel ]] && specs+=("gnu-newest=$newest/parallel -j$J true < $WORK/args")
+  rounds "${specs[@]}"
+  for spec in "${specs[@]}"; do
+    label=${spec%%=*}
+    printf '%-11s %7.3f s  %6.2f ms a job\n' "$label" "$(wall "$label")" "$(awk -v w="$(wall "$label")" -v n="$n" 'BEGIN { print w / n * 1000 }')"
+  done
+  echo "futurerun --gnu / its own grammar, both with /bin/sh  $(ratio fr-gnu-sh fr-native)  (rounds $(spread fr-gnu-sh fr-native))"
+  echo "futurerun --gnu with the shell that started it ($(readlink -f /proc/$$/exe)) / with /bin/sh  $(ratio fr-gnu fr-gnu-sh)  (rounds $(spread fr-gnu fr-gnu-sh))"
+  command -v parallel >/dev/null && echo "GNU parallel / futurerun --gnu     $(ratio gnu fr-gnu)  (rounds $(spread gnu fr-gnu))"
+  [[ -x $newest/parallel ]] && echo "GNU 20260522 / futurerun --gnu     $(ratio gnu-newest fr-gnu)  (rounds $(spread gnu-newest fr-gnu))"
+  return 0
+}
+if [[ ${GNU:-0} == 1 ]]; then gnu; exit 0; fi
 
 # Jobs as Slurm steps: a private one-node cluster (munged, slurmctld, slurmd in $WORK, the node
 # claiming 8 CPUs), $SLURM_N trivial jobs in an allocation of 4 CPUs: futurerun --slurm against
