@@ -120,6 +120,10 @@ import Testing
             SrunReport.stepWasCut(inTail: said("slurmstepd-vm: error: *** STEP 3.4 ON vm CANCELLED AT 2026-12-06T22:18:49 ***\n"))
         )
         #expect(!SrunReport.stepWasCut(inTail: said("all fine\n")))
+        #expect(
+            SrunReport.allocationRefusesSteps(
+                inTail: said("srun: error: Unable to create step for job 23: Job/step already completing or completed\n")))
+        #expect(!SrunReport.allocationRefusesSteps(inTail: said("Unable to create step for job 23: it is my own line\n")))
     }
 
     @Test func aSlotsJobTimedOutWhenTimeoutEndedItOrKilledItAfterItsLimit() {

@@ -215,14 +215,42 @@ import Testing
         expectEveryJobRanRepeatingOnlyCutOnes(scratch, logged: logged)
     }
 
-    /// Jobs 1 to 10 each wrote their line to `ran` once, but for at most the two a cut caught
+    /// Jobs 1 to `count` each wrote their line to `ran` once, but for at most the two a cut caught
     /// between their write and their exit, never one `logged` as finished.
-    private func expectEveryJobRanRepeatingOnlyCutOnes(_ scratch: Scratch, logged: [[Substring]]) {
+    private func expectEveryJobRanRepeatingOnlyCutOnes(_ scratch: Scratch, logged: [[Substring]], count: Int = 10) {
         let ran = scratch.read("ran")?.split(separator: "\n").map(String.init) ?? []
-        #expect(Set(ran) == Set((1...10).map(String.init)), "every job ran: \(ran)")
+        #expect(Set(ran) == Set((1...count).map(String.init)), "every job ran: \(ran)")
         let twice = Set(ran.filter { job in ran.filter { $0 == job }.count > 1 })
         let finished = logged.filter { $0[6] == "0" && $0[7] == "0" }.map { String($0[0]) }
         #expect(twice.count <= 2 && twice.isDisjoint(with: finished), "\(ran)")
+    }
+
+    /// The real time limit (a minute, Slurm's least; the controller looks every 30 s or so): the
+    /// run sees its allocation end, and a `--resume` in the next one runs what did not finish.
+    /// Two minutes: run once, in make test's release pass, as the tutorial is.
+    @Test(.enabled(if: GNUTutorial.runsInThisPass, "run by make test's release pass only (it takes two minutes)"))
+    func anAllocationOutOfTimeStopsTheRunAndResumeRunsWhatDidNotFinishOnce() throws {
+        let cluster = try TestSlurmCluster()
+        let scratch = Scratch()
+        let jobs = 240  // 2 minutes of work at -j2: more than the allocation's minute
+        let run = { (width: Int) in
+            "\(quoted(futurerunPath)) -q -j\(width) --slurm --joblog log --resume --each 'sleep 1; echo {} >> ran' ::: $(seq \(jobs))"
+        }
+        let first = cluster.shell(
+            """
+            cd \(quoted(scratch.path)) && job=$(salloc --no-shell -n2 -t 1 2>&1 | grep -o 'allocation [0-9]*' | grep -o '[0-9]*')
+            export SLURM_JOB_ID=$job SLURM_JOB_NODELIST=$(hostname -s) SLURM_JOB_CPUS_PER_NODE=2 SLURM_NTASKS=2
+            \(run(2)) 2>err; echo $? > status
+            """, timeout: .seconds(240))
+        #expect(first.status == .exited(0))
+        #expect(scratch.read("err")?.contains("has ended") == true, "\(scratch.read("err") ?? "")")
+        #expect(scratch.read("status").flatMap { Int($0.filter(\.isNumber)) }.map { $0 > 0 } == true, "not a success")
+        let logged = (scratch.read("log")?.split(separator: "\n").dropFirst() ?? []).map { $0.split(separator: "\t") }
+        #expect(logged.count < jobs && logged.allSatisfy { $0[6] == "0" && $0[7] == "0" }, "only finished jobs: \(logged.count)")
+        #expect(cluster.steps.isEmpty, "\(cluster.steps)")
+        let second = cluster.shell("cd \(quoted(scratch.path)) && salloc -Q -n8 \(run(8))", timeout: .seconds(120))
+        #expect(second.status == .exited(0))
+        expectEveryJobRanRepeatingOnlyCutOnes(scratch, logged: logged, count: jobs)
     }
 
     @Test func aBatchJobSignalledStepsFirstResumesWhatDidNotFinish() throws {

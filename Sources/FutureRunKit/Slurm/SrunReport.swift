@@ -23,6 +23,18 @@ enum SrunReport {
         return (1...64).first { String(cString: strsignal(Int32($0))) == said }.map(Int32.init)
     }
 
+    /// Whether `srun` says the allocation can start no more steps: it was refused one because the
+    /// allocation is ending or over (its time limit, a cancel), whatever `squeue` still lists:
+    ///
+    ///     srun: error: Unable to create step for job 23: Job/step already completing or completed
+    static func allocationRefusesSteps(inTail tail: [UInt8]) -> Bool {
+        let text = String(decoding: tail, as: UTF8.self)
+        return text.split(separator: "\n").contains { line in
+            line.hasPrefix("srun: error: Unable to create step for job ")
+                && ["already completing or completed", "Job has expired", "Invalid job id"].contains { line.contains($0) }
+        }
+    }
+
     /// Whether `srun` says Slurm cut the step short — its node failed, or the step or job was
     /// cancelled — whatever its exit status (on a node failure it is 0).
     static func stepWasCut(inTail tail: [UInt8]) -> Bool {

@@ -92,7 +92,7 @@ final class SlurmLauncher: Launcher {
                 state.withLock { $0.checking -= 1 }
                 update()
             }
-            if let ending = allocationEnding() {
+            if let ending = allocationEnding(refused: SrunReport.allocationRefusesSteps(inTail: tail)) {
                 notices.postOnce(
                     "the Slurm allocation \(settings.allocation.jobID) has ended (\(ending)): nothing new starts, and "
                         + "the jobs it cut are not logged as finished; --resume in a new allocation runs them")
@@ -105,10 +105,13 @@ final class SlurmLauncher: Launcher {
     }
 
     /// Why the allocation is over, once it is (remembered: it does not come back); `nil` while
-    /// it runs, or while `squeue` cannot say.
-    private func allocationEnding() -> String? {
+    /// it runs, or while `squeue` cannot say. `refused`: `srun` was refused a step because the
+    /// allocation is ending, which `squeue` may not show yet (a job at its time limit is listed
+    /// as running while its steps are being killed).
+    private func allocationEnding(refused: Bool) -> String? {
         if let known = state.withLock({ $0.ended }) { return known }
-        guard let ending = SlurmCluster.ending(ofJob: settings.allocation.jobID) else { return nil }
+        let listed = SlurmCluster.ending(ofJob: settings.allocation.jobID)
+        guard let ending = listed ?? (refused ? "it refuses new steps" : nil) else { return nil }
         state.withLock { $0.ended = ending }
         return ending
     }
