@@ -143,7 +143,8 @@ import Testing
         let run = cluster.shell(
             "cd \(quoted(scratch.path)) && salloc -Q -n1 \(quoted(futurerunPath)) -q -j1 --slurm \(slots) --grace 1s "
                 + "'(sleep 0.3; echo LEAK) & echo main' ::: '(sleep \(marker)) & echo held' "
-                + "::: '(trap \"\" TERM; sleep 0.4; echo STUBBORN) & echo ignores' ::: 'sleep 0.8; echo next' 2>err")
+                + "::: '(trap \"\" TERM; touch armed; sleep 0.4; echo STUBBORN) & until [ -e armed ]; do sleep 0.01; done; echo ignores' "
+                + "::: 'sleep 0.8; echo next' 2>err")
         #expect(run.status == .exited(0), "\(scratch.read("err") ?? "")")
         // Only a child that ignores TERM outlives its job, and only within the grace.
         #expect(run.out == "main\nheld\nignores\nSTUBBORN\nnext\n")

@@ -58,7 +58,8 @@ struct RunConfiguration {
             // Hosts add slots as they connect, and -j FILE as it is written: room for the most.
             // A block of --pipe is held while its job is in the window: one per slot, and the next.
             window: options.pipe != nil
-                ? min(width, 4096) + 1 : (hostCount == 0 && !widthMayGrow ? min(width, 4096) : 4096) * 2 + 64)
+                ? min(width, 4096) + 1 : (hostCount == 0 && !widthMayGrow ? min(width, 4096) : 4096) * 2 + 64,
+            directExec: DirectExec.forRun(options, hostCount: hostCount, environment: facts.environment))
 
         let environment = facts.environment
         colors = Style.wantsColor(options.color, isTerminal: facts.stderrIsTerminal, environment: environment)

@@ -24,6 +24,8 @@ final class Scheduler: Sendable {
         var delay: Duration?
         var workingDirectory: String?
         var window: Int
+        /// Plain lines run without the shell (``DirectExec``); `nil`: every line through it.
+        var directExec: DirectExec? = nil
     }
 
     private struct Counters {
@@ -317,7 +319,8 @@ final class Scheduler: Sendable {
     }
 
     static func command(for line: [UInt8], job: Job, slot: Int, settings: Settings) -> Command {
-        var command = Command.shell(bytes: line, shell: settings.shell)
+        let words = settings.directExec?.command(for: line)
+        var command = words.map { Command(bytes: $0) } ?? Command.shell(bytes: line, shell: settings.shell)
         command.environment = [
             ("FUTURERUN_JOB", String(job.number)),
             ("FUTURERUN_SLOT", String(slot)),
