@@ -28,7 +28,7 @@ enum ShellQuoting {
     }
 
     /// Bytes that need no quoting in a plain word.
-    private static func isSafe(_ byte: UInt8) -> Bool {
+    static func isSafe(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             true

@@ -130,11 +130,12 @@ final class GNUResults: Report {
         guard kind != .json else {
             let fields = ["Seq", "Host", "Starttime", "JobRuntime", "Send", "Receive", "Exitval", "Signal"]
             let head = zip(fields, numbers).map { name, value in
-                "\"\(name)\": " + (name == "Host" ? "\"\(jsonQuoted(value))\"" : value)
+                "\"\(name)\": " + (name == "Host" ? JSONText.string(value, asGNU: true) : value)
             }
-            let values = arguments.map { "\"\(jsonQuoted($0))\"" }.joined(separator: ",")
-            return "{ " + head.joined(separator: ", ") + ", \"Command\": \"\(jsonQuoted(command))\", \"V\": [ \(values) ], "
-                + "\"Stdout\": \"\(jsonQuoted(out))\", \"Stderr\": \"\(jsonQuoted(err))\" }\n"
+            let values = arguments.map { JSONText.string($0, asGNU: true) }.joined(separator: ",")
+            return "{ " + head.joined(separator: ", ")
+                + ", \"Command\": \(JSONText.string(command, asGNU: true)), \"V\": [ \(values) ], "
+                + "\"Stdout\": \(JSONText.string(out, asGNU: true)), \"Stderr\": \(JSONText.string(err, asGNU: true)) }\n"
         }
         let separator: Character = kind == .csv ? "," : "\t"
         let quoted = { (field: String) -> String in
@@ -143,22 +144,6 @@ final class GNUResults: Report {
             return needsQuotes ? "\"" + doubled + "\"" : field
         }
         return (numbers + [command] + arguments + [out, err]).map(quoted).joined(separator: String(separator)) + "\n"
-    }
-
-    /// GNU's JSON quoting: `\` and `"` escaped, control characters as `\u00XX`.
-    static func jsonQuoted(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 
     /// The job's `stdout` and `stderr` in its folder, made on its first output.

@@ -159,16 +159,18 @@ final class ReportFile {
 /// JSON string literals, written by hand: the reports need nothing else of JSON, and importing
 /// Foundation's encoder would cost every run its start-up time.
 enum JSONText {
-    static func string(_ text: String) -> String {
+    /// `text` as a JSON string literal. `asGNU`: as GNU parallel writes its `--results` JSON,
+    /// every control character as `\u00XX` (`\n` too) and DEL as it is.
+    static func string(_ text: String, asGNU: Bool = false) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let control where control.value < 0x20 || control.value == 0x7F:
+            case "\n" where !asGNU: out += "\\n"
+            case "\r" where !asGNU: out += "\\r"
+            case "\t" where !asGNU: out += "\\t"
+            case let control where control.value < 0x20 || (control.value == 0x7F && !asGNU):
                 let hex = String(control.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -78,22 +78,14 @@ struct DirectExec: Sendable {
         return words
     }
 
-    /// Bytes the shell reads as themselves in a word: letters, digits and `_ . / , : @ % + - =`.
-    private static func isPlain(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ","), UInt8(ascii: ":"),
-            UInt8(ascii: "@"), UInt8(ascii: "%"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "="):
-            true
-        default: false
-        }
-    }
+    /// Bytes the shell reads as themselves in a word: those futurerun leaves unquoted, and `=`
+    /// (an assignment only before the program's name, which may not hold one).
+    private static func isPlain(_ byte: UInt8) -> Bool { ShellQuoting.isSafe(byte) || byte == UInt8(ascii: "=") }
 
     /// The program's name is written plainly (no quote in it): `'ls'` is left to the shell.
     private static func programIsPlain(_ line: [UInt8]) -> Bool {
         let start = line.drop { $0 == 0x20 || $0 == 0x09 }
-        return start.prefix { $0 != 0x20 && $0 != 0x09 }.allSatisfy(isPlain)
+        return start.prefix { $0 != 0x20 && $0 != 0x09 }.allSatisfy(ShellQuoting.isSafe)
     }
 
     /// dash's and bash's reserved words and builtins.
