@@ -6,8 +6,9 @@ import FutureProcess
 /// at the first template that holds an expression, that compiles each expression once and then
 /// evaluates it for each argument, as GNU does: `$_` is the argument and what it holds after the
 /// expression is the value; `$job->seq()` the job's number, `@arg` the job's arguments (`$arg[1]`
-/// the first), `total_jobs()` the number of jobs (the input is read whole first, as GNU does); `Q()` quotes for the shell, `uq()` leaves the value unquoted (the template's
-/// explicit choice to write it as code), `skip()` skips the job. Variables live on from job to job.
+/// the first), `total_jobs()` the number of jobs (the input is then read whole first, as GNU
+/// does); `Q()` quotes for the shell, `uq()` leaves the value unquoted (the template's explicit
+/// choice to write it as code), `skip()` skips the job. Variables live on from job to job.
 ///
 /// Calls block the calling thread (the job source's, or a slot's at start) until perl answers;
 /// one at a time.
@@ -113,7 +114,7 @@ final class PerlCoprocess: Sendable, Equatable {
             guard input.write(request) else { return .failed("perl has ended") }
             while true {
                 let (reply, ended) = replies.withLock { state -> (Value?, Bool) in
-                    guard let newline = state.bytes.firstIndex(of: 0x0A),
+                    guard let newline = state.bytes.firstIndex(of: 0x0A), newline >= 2,
                         let length = Int(String(decoding: state.bytes[2..<newline], as: UTF8.self)),
                         state.bytes.count >= newline + 1 + length
                     else { return (nil, state.ended) }
