@@ -443,7 +443,9 @@ struct Template: Sendable, Equatable {
             case .jobNumber, .slot: line += Array(String(jobNumber).utf8)
             case .argument(let list, let transform, _):
                 let indices = list.map { [Template.argument($0, of: arguments).index] } ?? Array(arguments.indices)
-                let values = indices.filter(arguments.indices.contains).map { index in
+                let values = indices.map { index in
+                    // A list this job has no argument of is an empty one, transformed (`{2//}`: `.`).
+                    guard arguments.indices.contains(index) else { return Template.apply(transform, to: []) }
                     guard case .value(let value, _) = value(transform, of: index, in: arguments, jobNumber: jobNumber) else {
                         return [UInt8]()
                     }
