@@ -53,9 +53,12 @@ import Testing
     ]
 
     /// Examples whose output differs with the moment, not with the tool: file names made at run
-    /// time, clock times, which slot a job that starts as another ends gets, how soon a halt stops
-    /// a job that was about to start, and `--xargs`'s packing (GNU parallel's line limit is its own).
-    private static let differsByRunOnly = ["--files", "date", "{%}", "--halt soon", "--halt now", "-vv", "--xargs", "-m echo"]
+    /// time, clock times, how `--ungroup`'s jobs interleave, which slot a job that starts as
+    /// another ends gets, how soon a halt stops a job that was about to start; and `--xargs`'s
+    /// packing (GNU parallel's line limit is its own).
+    private static let differsByRunOnly = [
+        "--files", "--ungroup", "date", "{%}", "--halt soon", "--halt now", "-vv", "--xargs", "-m echo",
+    ]
 
     /// The tutorial's files, made as it says.
     private static let setup = """
