@@ -147,8 +147,16 @@ import Testing
         #expect(throws: (any Error).self) { try options(["--colsep", "(", "--each", "t"]) }
     }
 
-    @Test func errorsNameTheProblem() {
+    @Test func errorsNameTheProblem() throws {
         #expect(throws: UsageError.unknownOption("--nope")) { try options(["--nope"]) }
+        // A unique prefix is the option, as in GNU parallel; an ambiguous one names the options;
+        // a near miss is suggested.
+        #expect(try options(["--dry", "echo"]).dryRun)
+        #expect(throws: UsageError.ambiguousOption("--job", candidates: ["--jobs", "--joblog"])) {
+            try options(["--job", "2", "echo"])
+        }
+        #expect(throws: UsageError.unknownOption("--jbos", suggestion: "--jobs")) { try options(["--jbos", "2", "echo"]) }
+        #expect(throws: UsageError.unknownOption("--zzzz")) { try options(["--zzzz", "echo"]) }
         #expect(throws: UsageError.emptySegment(position: 2)) { try options(["a", ":::", ":::", "b"]) }
         #expect {
             try options([":::", "echo 1", "echo 2"])
@@ -195,5 +203,24 @@ import Testing
         #expect(GNUShell.choose(parallelShell: "/bin/bash", parent: "/usr/bin/zsh", loginShell: nil) == "/bin/bash")
         #expect(GNUShell.choose(parallelShell: nil, parent: "/usr/bin/make", loginShell: "/bin/zsh") == "/bin/zsh")
         #expect(GNUShell.choose(parallelShell: nil, parent: "/usr/bin/fish", loginShell: "/usr/bin/fish") == "/bin/sh")
+    }
+}
+
+/// How a long option that is not spelled out is read (``OptionSpelling``), as values.
+@Suite struct OptionSpellings {
+    private let spelling = OptionSpelling(names: [["--jobs"], ["--joblog"], ["--dry-run", "--dryrun"], ["--timeout"]])
+
+    @Test func aUniquePrefixIsItsOptionAndAShortOneNone() {
+        #expect(spelling.options(abbreviatedAs: "--dry") == [2])
+        #expect(spelling.options(abbreviatedAs: "--job") == [0, 1])
+        #expect(spelling.options(abbreviatedAs: "--") == [])
+        #expect(spelling.options(abbreviatedAs: "--x") == [])
+    }
+
+    @Test func theNearestNameWithinTwoEditsIsSuggested() {
+        #expect(spelling.suggestion(for: "--jbos") == "--jobs")
+        #expect(spelling.suggestion(for: "--timout") == "--timeout")
+        #expect(spelling.suggestion(for: "--nothing-like-it") == nil)
+        #expect(OptionSpelling.distance("ab", "ba") == 1 && OptionSpelling.distance("", "abc") == 3)
     }
 }

@@ -92,6 +92,22 @@ struct OptionParser {
         return byShortName[word.dropFirst().first!] != nil
     }
 
+    /// The long names of each option, for abbreviations and suggestions.
+    private static let spelling = OptionSpelling(names: OptionDeclaration.all.map { $0.longNames.map { "--" + $0 } })
+
+    /// The option `name` (as typed, `--` included) means: its own name, else one of GNU parallel's
+    /// it refuses, else the option it is the unique prefix of; an unknown one says the nearest name.
+    private static func declaration(named name: String) throws(UsageError) -> OptionDeclaration? {
+        if let exact = byLongName[name] { return exact }
+        if let refusal = GNUForms.refusal(name) { throw refusal }
+        let groups = spelling.options(abbreviatedAs: name)
+        if groups.count == 1 { return OptionDeclaration.all[groups[0]] }
+        if groups.count > 1 {
+            throw .ambiguousOption(name, candidates: groups.map { spelling.names[$0].first { $0.hasPrefix(name) }! })
+        }
+        throw .unknownOption(name, suggestion: spelling.suggestion(for: name))
+    }
+
     private mutating func parseLong(_ word: String) throws(UsageError) {
         var name = word
         var inlineValue: String?
@@ -103,7 +119,7 @@ struct OptionParser {
             parsed.options.quotesCommand = true
             return
         }
-        guard let declaration = Self.byLongName[name] else { throw GNUForms.refusal(name) ?? .unknownOption(name) }
+        guard let declaration = try Self.declaration(named: name) else { throw .unknownOption(name) }
         if declaration.value == nil {
             if let inlineValue { throw .invalidValue(option: name, value: inlineValue, expected: "no value (it is a switch)") }
             try apply(declaration, nil, as: name)

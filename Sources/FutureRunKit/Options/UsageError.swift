@@ -1,7 +1,9 @@
 /// Everything that makes futurerun refuse to run, each with a one-line message that says what is
 /// wrong and what to do. All of them exit with status 255 before any job starts.
 enum UsageError: Error, Equatable, CustomStringConvertible {
-    case unknownOption(String)
+    case unknownOption(String, suggestion: String? = nil)
+    /// A prefix of more than one option's name.
+    case ambiguousOption(String, candidates: [String])
     case missingValue(option: String, example: String)
     case invalidValue(option: String, value: String, expected: String)
     case noTemplate
@@ -27,7 +29,12 @@ enum UsageError: Error, Equatable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unknownOption(let option):
+        case .unknownOption(let option, let suggestion?):
+            "unknown option '\(option)': did you mean '\(suggestion)'? (see 'futurerun --help')"
+        case .ambiguousOption(let option, let candidates):
+            "option '\(option)' is ambiguous: it begins " + candidates.map { "'\($0)'" }.joined(separator: ", ")
+                + "; write more of it"
+        case .unknownOption(let option, nil):
             "unknown option '\(option)' (see 'futurerun --help'; put the command after '--' if it starts with '-')"
         case .missingValue(let option, let example):
             "option '\(option)' needs a value, for example '\(example)'"
