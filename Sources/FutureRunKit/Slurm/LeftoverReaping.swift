@@ -19,7 +19,8 @@ enum LeftoverReaping {
     /// the task's group (`slurmstepd` makes each task a group leader). A job that leaves nothing
     /// behind costs the watcher's start, never a wait.
     static func stepScript(grace: Duration) -> String {
-        let watcher = "tail --pid=$0 -s 0.1 -f /dev/null; " + stop(group: "$0", grace: grace)
+        // Only once tail has seen the task end: a tail without --pid (busybox) stops nothing.
+        let watcher = "tail --pid=$0 -s 0.1 -f /dev/null && { " + stop(group: "$0", grace: grace) + "; }"
         return "setsid /bin/sh -c '\(watcher)' $$ </dev/null >/dev/null 2>&1 & exec \"$@\""
     }
 }
