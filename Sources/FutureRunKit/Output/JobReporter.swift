@@ -24,6 +24,8 @@ final class JobReporter {
     private let reports: [Report]
     /// `--files`: stdout goes to a file per job, and the file's name is printed.
     private let outputFiles: OutputFiles?
+    /// Whether a report takes the jobs' stdout, and their stderr, instead of the console.
+    private let reportsTake: (stdout: Bool, stderr: Bool)
     private let source: JobPipeline
     private let start = ContinuousClock.now
     private(set) var tally = Tally()
@@ -47,6 +49,7 @@ final class JobReporter {
         self.settings = settings
         self.reports = reports
         outputFiles = reports.lazy.compactMap { $0 as? OutputFiles }.first
+        reportsTake = (reports.contains { $0.takes(stderr: false) }, reports.contains { $0.takes(stderr: true) })
         self.source = source
         self.running = running
     }
@@ -72,7 +75,7 @@ final class JobReporter {
 
     /// A chunk of the job's output: to the terminal if `show`, to the reports always.
     func output(_ job: Job, _ bytes: [UInt8], isError: Bool, show: Bool) throws(OutputError) {
-        if show, !reports.contains(where: { $0.takes(stderr: isError) }) {
+        if show, !(isError ? reportsTake.stderr : reportsTake.stdout) {
             try stopCommands()
             if isError { try console.jobError(bytes) } else { try console.jobOutput(bytes) }
         }

@@ -73,7 +73,7 @@ struct DirectExec: Sendable {
         }
         if inWord { words.append(word) }
         guard let program = words.first, !program.isEmpty, let name = String(validating: program, as: UTF8.self),
-            !shellNames.contains(name), !name.contains("="), Self.programIsPlain(line)
+            !shellNames.contains(name), Self.programIsPlain(line)
         else { return nil }
         return words
     }
