@@ -16,8 +16,10 @@ package struct FIFO<Element> {
     }
 
     /// Queues `element` before the oldest queued element that satisfies `goesAfter` (at the end if
-    /// none does). O(queued).
+    /// none does), for a queue kept in the predicate's order (if the newest does not satisfy it,
+    /// none does). O(1) when elements come in order; else O(queued).
     package mutating func insert(_ element: Element, before goesAfter: (Element) -> Bool) {
+        if head == items.count || !goesAfter(items[items.count - 1]!) { return items.append(element) }
         guard let index = items[head...].firstIndex(where: { goesAfter($0!) }) else { return items.append(element) }
         items.insert(element, at: index)
     }
