@@ -20,7 +20,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
-.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall bench bench-quick bench-deps bench-remote bench-pipe bench-gnu bench-slurm clean
+.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall bench bench-quick bench-deps bench-remote bench-pipe bench-gnu bench-slurm bench-fast clean
 
 all: build
 
@@ -127,6 +127,10 @@ bench-pipe: release
 ## Only GNU's grammar: futurerun --gnu against its own grammar and GNU parallel.
 bench-gnu: release
 	GNU=1 bench/run.sh .build/release/futurerun
+
+## Only trivial jobs, against GNU parallel 20260522's --fast, its default mode and xargs -P.
+bench-fast: release
+	FAST=1 bench/run.sh .build/release/futurerun
 
 ## Only jobs as Slurm steps, against parallel srun (a private one-node cluster; root).
 bench-slurm: release

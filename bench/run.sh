@@ -16,6 +16,9 @@
 #             and bare ssh sessions, on a private sshd at 127.0.0.2 (as root: openssh-server)
 #   GNU=1     only GNU's grammar: GNU_N (2000) trivial jobs, futurerun --gnu against futurerun's own
 #             grammar and GNU parallel (Debian's, and 20260522 from ../shared/bench/gnu-parallel)
+#   FAST=1    only trivial jobs against GNU parallel 20260522's --fast: FAST_N (20000) `echo {}` and
+#             FAST_N/4 `/bin/true {}`, beside GNU's default mode and xargs -P; then 1,000,000 `echo`
+#             jobs (FAST_MILLION) for their time and peak memory
 #   N=5000 ROUNDS=5 J=2 BIG=100000   sizes for the full run (several minutes, GNU parallel is most)
 set -euo pipefail
 FR=$(realpath "${1:?usage: bench/run.sh FUTURERUN_BINARY}")
@@ -176,6 +179,43 @@ gnu() {
   return 0
 }
 if [[ ${GNU:-0} == 1 ]]; then gnu; exit 0; fi
+
+# Trivial jobs, the work GNU parallel's --fast packs into one shell script: futurerun picks a
+# path per job by itself (a builtin in its slot's warm shell, a program exec'd directly) and
+# keeps each job's exit status, order and time, which --fast gives up.
+fast() {
+  local n=${FAST_N:-20000} million=${FAST_MILLION:-1000000} newest
+  newest=$(realpath "$HERE/../../shared/bench/gnu-parallel" 2>/dev/null || true)
+  [[ -x $newest/parallel ]] || { echo "# GNU parallel 20260522 is not in ../shared/bench/gnu-parallel: no --fast to compare"; return 0; }
+  seq "$n" >"$WORK/echo-args"
+  seq $((n / 4)) >"$WORK/true-args"
+  echo
+  echo "## trivial jobs at -j$J: $n 'echo {}', $((n / 4)) '/bin/true {}' (GNU parallel $("$newest/parallel" --version | head -1 | awk '{ print $3 }'))"
+  # --fast runs its inner parallel from PATH: the same release.
+  local gnu="PATH=$newest:\$PATH parallel"
+  rounds "fr-echo=$FR -q -j$J --each 'echo {}' < $WORK/echo-args" \
+    "fast-echo=$gnu --fast -j$J 'echo {}' < $WORK/echo-args" \
+    "gnu-echo=$gnu -j$J 'echo {}' < $WORK/echo-args" \
+    "xargs-echo=xargs -P$J -n1 echo < $WORK/echo-args" \
+    "fr-true=$FR -q -j$J --each '/bin/true {}' < $WORK/true-args" \
+    "fast-true=$gnu --fast -j$J '/bin/true {}' < $WORK/true-args" \
+    "gnu-true=$gnu -j$J '/bin/true {}' < $WORK/true-args" \
+    "xargs-true=xargs -P$J -n1 /bin/true < $WORK/true-args"
+  for label in fr-echo fast-echo gnu-echo xargs-echo fr-true fast-true gnu-true xargs-true; do
+    printf '%-11s %8.3f s  %7.1f us a job\n' "$label" "$(wall "$label")" \
+      "$(awk -v w="$(wall "$label")" -v n="$([[ $label == *echo ]] && echo "$n" || echo $((n / 4)))" 'BEGIN { print w / n * 1e6 }')"
+  done
+  echo "echo: futurerun / GNU --fast   $(ratio fr-echo fast-echo)  (rounds $(spread fr-echo fast-echo))"
+  echo "echo: futurerun / xargs -P$J    $(ratio fr-echo xargs-echo)  (rounds $(spread fr-echo xargs-echo))"
+  echo "echo: GNU default / futurerun  $(ratio gnu-echo fr-echo)  (rounds $(spread gnu-echo fr-echo))"
+  echo "true: futurerun / GNU --fast   $(ratio fr-true fast-true)  (rounds $(spread fr-true fast-true))"
+  echo "true: futurerun / xargs -P$J -n1  $(ratio fr-true xargs-true)  (rounds $(spread fr-true xargs-true))"
+  echo "true: GNU default / futurerun  $(ratio gnu-true fr-true)  (rounds $(spread gnu-true fr-true))"
+  round=million
+  measure million "seq $million | $FR -q -j$J --each 'echo {}'"
+  awk -v m="$million" '$1 == "million" { printf "%d echo jobs: %.1f s (%.1f us a job), peak %.1f MiB\n", m, $3, $3 / m * 1e6, $4 / 1024 }' "$WORK/data"
+}
+if [[ ${FAST:-0} == 1 ]]; then fast; exit 0; fi
 
 # Jobs as Slurm steps: a private one-node cluster (munged, slurmctld, slurmd in $WORK, the node
 # claiming 8 CPUs), $SLURM_N trivial jobs in an allocation of 4 CPUs: futurerun --slurm against

@@ -23,6 +23,7 @@ complete -c futurerun -l colsep -x -d 'split each input line into columns {1} {2
 complete -c futurerun -l trim -x -a 'n l r lr rl' -d 'trim blanks of each argument or column'
 complete -c futurerun -s j -l jobs -l max-procs -x -d 'run N jobs at once'
 complete -c futurerun -l shell -x -a '(__fish_complete_command)' -d 'run jobs with PATH -c instead of /bin/sh'
+complete -c futurerun -l fast -d 'accepted for GNU parallel'
 complete -c futurerun -l nice -x -d 'run the jobs at niceness N (as GNU parallel\'s --nice)'
 complete -c futurerun -s C -l workdir -l wd -x -a '(__fish_complete_directories)' -d 'run jobs in DIR'
 complete -c futurerun -l timeout -x -d 'stop a job after TIME (TERM, then KILL)'

@@ -79,9 +79,14 @@ import Testing
 
     @Test func onlyBytesThatMayBeginAMarkerAreHeldBack() {
         var frames = SlotFrames(token: token)
-        #expect(frames.feed(Array("abc\n".utf8)).isEmpty, "the newline may begin a marker")
+        #expect(frames.feed(Array("abc\n".utf8)) == [.stdout(Array("abc".utf8))], "the newline may begin a marker")
+        #expect(frames.feed(Array("\u{1E}futurerun-t".utf8)).isEmpty, "nor may this")
         let more = Array(String(repeating: "x", count: 40).utf8)
-        #expect(frames.feed(more) == [.stdout(Array("abc\n".utf8) + more.dropLast(15))])
+        #expect(frames.feed(more) == [.stdout(Array("\n\u{1E}futurerun-t".utf8) + more)])
+        // Without a newline first (warm shells), a job's last newline is its own at once.
+        var bare = SlotFrames(token: "futurerun-tok", newlineFirst: false)
+        #expect(bare.feed(Array("abc\n\u{1E}futu".utf8)) == [.stdout(Array("abc\n".utf8))])
+        #expect(bare.feed(Array("rerun-tok s 4\nnext".utf8)) == [.end(status: 4), .stdout(Array("next".utf8))])
     }
 
     @Test func aJobWithoutOutputEndsAtOnceAndStderrMayHoldAMarkersBytes() {

@@ -40,6 +40,14 @@ import Testing
         #expect(explicit.status == 0 && scratch.read("used") == "used\nused\nused\n", "\(explicit.err)")
     }
 
+    @Test func aFunctionBashExportedIsCalledNotTheProgramOfItsName() {
+        // bash exports the function to futurerun (dash would drop such a variable on the way).
+        let run = futurerun(
+            ["-q", "printenv HOME", ":::", "/usr/bin/printenv NO_SUCH_VARIABLE_\(getpid()) || echo program"],
+            shellPrefix: "bash -c 'printenv() { echo function; }; export -f printenv; exec \"$@\"' bash ", exec: false)
+        #expect(run.out == "function\nprogram\n", "\(run.err)")
+    }
+
     @Test func aScriptWithoutAnInterpreterLineStillRunsAsTheShellWould() {
         let scratch = Scratch()
         scratch.write("bare", "echo bare ran \"$@\"\n")

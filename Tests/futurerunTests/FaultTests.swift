@@ -88,7 +88,7 @@ import Testing
 
     @Test func jobsSeeTheCallersDescriptorsButNoneOfFuturerunsOwn() {
         // A job, running while other jobs hold pipes, lists what its descriptors point to, and what
-        // futurerun's (its parent's) point to, split by O_CLOEXEC. None of futurerun's close-on-exec
+        // futurerun's (its parent's, or its warm shell's parent's) point to, split by O_CLOEXEC. None of futurerun's close-on-exec
         // descriptors (other jobs' pipes, pidfds, epoll) may be open in the job; every descriptor
         // futurerun inherited from its caller must be.
         let scratch = Scratch()
@@ -108,7 +108,9 @@ import Testing
               done
             }
             list $$ > "$1/mine"
-            list $PPID > "$1/parent"
+            # futurerun: the parent, or the parent's parent when the job ran in a warm shell.
+            p=$PPID; [ "$(cat /proc/$p/comm)" = futurerun ] || p=$(cut -d' ' -f4 /proc/$p/stat)
+            list $p > "$1/parent"
             """)
         let run = futurerun([
             "-q", "-j3", "sleep 0.3", ":::", "exec sh \(quoted(scratch.file("list.sh"))) \(quoted(scratch.path))", ":::",

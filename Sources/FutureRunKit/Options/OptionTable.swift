@@ -270,6 +270,13 @@ extension OptionDeclaration {
                 parsed.options.shellGiven = true
             }),
         .init(
+            ["fast"], example: "--fast", section: .running,
+            help: ["accepted for GNU parallel: each job already runs the cheapest way that keeps it whole"],
+            manual: """
+                Accepted for GNU parallel's `--fast`, and changes nothing: futurerun picks for each                 job by itself the cheapest way that keeps its own exit status, output and time — its                 program exec'd directly when the line needs no shell, its slot's warm shell when it                 is a list of plain commands and `echo`/`printf`/`test`, else a shell of its own                 (see `--json`'s `path`). Unlike GNU's `--fast`, no job's failure, time or `cd`                 reaches another.
+                """,
+            effect: { _, _ throws(UsageError) in }),
+        .init(
             ["nice"], value: .text("N"), example: "--nice 10", section: .running,
             help: ["run the jobs at niceness N (as GNU parallel's --nice): --nice 10"],
             manual: "Run the jobs at niceness N, 1 to 19 (futurerun's own, which they inherit); not on other hosts.",

@@ -14,7 +14,8 @@ struct Plan {
     private(set) var launch: Launch
 
     enum Launch {
-        case local(width: Int, jobserver: Jobserver?, admission: AdmissionGuard.Rules?, jobsFile: JobsFile?)
+        case local(
+            width: Int, jobserver: Jobserver?, admission: AdmissionGuard.Rules?, jobsFile: JobsFile?, warmShells: WarmShellFit?)
         case hosts(HostFleet.Settings)
         case slurm(SlurmLauncher.Settings)
     }
@@ -22,8 +23,10 @@ struct Plan {
     /// The launcher of ``launch``, posting its notices to `notices`.
     func makeLauncher(notices: Notices) -> any Launcher {
         switch launch {
-        case .local(let width, let jobserver, let admission, let jobsFile):
-            LocalLauncher(width: width, jobserver: jobserver, admission: admission, jobsFile: jobsFile, notices: notices)
+        case .local(let width, let jobserver, let admission, let jobsFile, let warmShells):
+            LocalLauncher(
+                width: width, jobserver: jobserver, admission: admission, jobsFile: jobsFile,
+                warmShells: warmShells.flatMap { WarmShells(fit: $0, shell: schedulerSettings.shell) }, notices: notices)
         case .hosts(let settings): HostLauncher(settings, notices: notices)
         case .slurm(let settings): SlurmLauncher(settings, notices: notices)
         }
@@ -126,7 +129,7 @@ struct Plan {
         streamsLive = configuration.streamsLive
         launch = .local(
             width: configuration.width, jobserver: jobserver, admission: Self.admission(options, cpus: facts.cpus),
-            jobsFile: jobsFile)
+            jobsFile: jobsFile, warmShells: configuration.warmShells)
         for (option, reserve) in [("--memfree", options.memoryFree), ("--memsuspend", options.memorySuspend)] {
             if let reserve { try Self.checkMemorySize(reserve, option: option, hosts: hosts.count) }
         }

@@ -28,6 +28,8 @@ struct RunConfiguration {
     var streamsLive: Bool
     /// `--joblog`, appended to under `--resume` (it is read, then added to, as GNU parallel does).
     var jobLog: Options.JobLogTarget?
+    /// Which jobs may run in the slots' warm shells (`nil`: none).
+    var warmShells: WarmShellFit?
 
     /// - Parameters:
     ///   - hostCount: the hosts of `-S` and `--hosts-file` (0: this machine alone).
@@ -59,9 +61,10 @@ struct RunConfiguration {
             // A block of --pipe is held while its job is in the window: one per slot, and the next.
             window: options.pipe != nil
                 ? min(width, 4096) + 1 : (hostCount == 0 && !widthMayGrow ? min(width, 4096) : 4096) * 2 + 64,
-            directExec: DirectExec.forRun(options, hostCount: hostCount, environment: facts.environment))
+            directExec: DirectExec.forRun(options, hostCount: hostCount, facts: facts))
 
         let environment = facts.environment
+        warmShells = WarmShellFit.forRun(options, hostCount: hostCount, facts: facts)
         colors = Style.wantsColor(options.color, isTerminal: facts.stderrIsTerminal, environment: environment)
         let ci = CIFormat.detect(options.ci, environment: environment)
         let inCI = environment["CI"].map { $0 == "true" || $0 == "1" } ?? false

@@ -67,6 +67,8 @@ struct JobOutcome: Sendable {
     var requeued = 0
     /// What admission cost the last attempt: its wait to start, its time suspended.
     var admission: AdmissionTimes = .none
+    /// How the last attempt's command ran (``nil``: it never ran).
+    var path: JobPath?
 }
 
 extension JobOutcome {
@@ -78,7 +80,7 @@ extension JobOutcome {
         self.init(
             job: job, status: status, result: result, attempts: attempts, commandLine: commandLine,
             slot: placement?.seat.slot ?? 0, host: placement?.machine, earlierAttempts: earlierAttempts, requeued: requeued,
-            admission: admission)
+            admission: admission, path: placement?.path)
     }
 }
 

@@ -200,8 +200,9 @@ final class Scheduler: Sendable {
         let submitted = pool.submit(
             { [settings, launcher] seat in
                 let line = job.commandLine(slot: seat.slot)
-                let (command, placement) = launcher.place(
-                    Self.command(for: line, job: job, slot: seat.slot, settings: settings), line: line, seat: seat)
+                let (local, direct) = Self.command(for: line, job: job, slot: seat.slot, settings: settings)
+                var (command, placement) = launcher.place(local, line: line, seat: seat)
+                if direct { placement.path = .direct }
                 placed.withLock { $0 = (line, placement) }
                 return command
             },
@@ -318,7 +319,9 @@ final class Scheduler: Sendable {
         }
     }
 
-    static func command(for line: [UInt8], job: Job, slot: Int, settings: Settings) -> Command {
+    /// The command that runs `line` as job `job` in `slot`, and whether it is the line's program
+    /// itself (``DirectExec``) rather than the shell.
+    static func command(for line: [UInt8], job: Job, slot: Int, settings: Settings) -> (Command, direct: Bool) {
         let words = settings.directExec?.command(for: line)
         var command = words.map { Command(bytes: $0) } ?? Command.shell(bytes: line, shell: settings.shell)
         command.environment = [
@@ -330,6 +333,6 @@ final class Scheduler: Sendable {
         command.timeout = settings.timeout
         command.gracePeriod = settings.grace
         command.input = job.input
-        return command
+        return (command, words != nil)
     }
 }

@@ -18,8 +18,11 @@ struct SlotFrames {
     /// Bytes of stderr still to come, after an `e` marker.
     private var stderrLeft = 0
 
-    init(token: String) {
-        marker = [0x0A, 0x1E] + Array(token.utf8) + [0x20]
+    /// - Parameter newlineFirst: each marker begins with `\n` (``SlotWorker``'s do, so that
+    ///   Slurm forwards it as a line of its own); without it, only the bytes that may begin a
+    ///   marker (`\u{1E}` and what follows) wait for more, so a job's last line comes at once.
+    init(token: String, newlineFirst: Bool = true) {
+        marker = (newlineFirst ? [0x0A] : []) + [0x1E] + Array(token.utf8) + [0x20]
     }
 
     /// What `bytes` complete, in order.
@@ -49,7 +52,7 @@ struct SlotFrames {
             }
         }
         // Keep back what may be the start of a marker.
-        let safe = pending.count - (marker.count - 1)
+        let safe = pending.count - heldBack()
         if stderrLeft == 0, safe > 0 {
             pieces.append(.stdout(Array(pending[..<safe])))
             pending.removeFirst(safe)
@@ -57,10 +60,29 @@ struct SlotFrames {
         return pieces
     }
 
+    /// What was held back as the possible start of a marker: the stream has ended, so it is
+    /// output after all.
+    mutating func rest() -> [Piece] {
+        defer { pending = [] }
+        guard !pending.isEmpty else { return [] }
+        return stderrLeft > 0 ? [.stderr(pending)] : [.stdout(pending)]
+    }
+
+    /// How many bytes at the end of `pending` may begin a marker: the longest end that is a
+    /// beginning of it.
+    private func heldBack() -> Int {
+        for length in stride(from: min(marker.count - 1, pending.count), to: 0, by: -1)
+        where pending[(pending.count - length)...].elementsEqual(marker[..<length]) {
+            return length
+        }
+        return 0
+    }
+
     private func firstMarker() -> Int? {
         var index = 0
+        let separatorOffset = marker[0] == 0x1E ? 0 : 1
         while let found = pending[index...].firstIndex(of: 0x1E) {
-            let start = found - 1
+            let start = found - separatorOffset
             if start >= 0, start + marker.count <= pending.count, pending[start..<(start + marker.count)].elementsEqual(marker) {
                 return start
             }

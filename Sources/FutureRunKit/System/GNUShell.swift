@@ -27,12 +27,18 @@ enum GNUShell {
     }
 
     /// Whether the environment holds a function bash exported (`export -f`: `BASH_FUNC_name%%`).
-    static func bashFunctionsExported() -> Bool {
+    static func bashFunctionsExported() -> Bool { !exportedFunctions().isEmpty }
+
+    /// The names of the functions bash exported into this process's environment.
+    static func exportedFunctions() -> [String] {
+        var names: [String] = []
         var entry = environ
         while let text = entry.pointee {
-            if strncmp(text, "BASH_FUNC_", 10) == 0 { return true }
+            if strncmp(text, "BASH_FUNC_", 10) == 0 {
+                names.append(String(String(cString: text + 10).prefix { $0 != "%" && $0 != "=" }))
+            }
             entry += 1
         }
-        return false
+        return names
     }
 }

@@ -19,13 +19,15 @@ struct SystemFacts {
     /// Stdin is a pipe, or a regular file with bytes in it: data someone meant to be read (GNU
     /// parallel reads it as arguments), not a terminal, `/dev/null` or a socket.
     var stdinHoldsData: Bool = false
+    /// The functions bash exported (`export -f`): the jobs' shell may call them by name.
+    var bashFunctions: [String] = []
 
     /// This machine, now.
     static func current() -> SystemFacts {
         SystemFacts(
             cpus: CPUCount.usable(), environment: environment(), descriptorLimit: softLimit(RLIMIT_NOFILE.rawValue),
             processLimit: getuid() == 0 ? nil : softLimit(__RLIMIT_NPROC.rawValue), processesOfUser: processesOfThisUser,
-            stderrIsTerminal: isatty(2) == 1, stdinHoldsData: stdinHoldsData())
+            stderrIsTerminal: isatty(2) == 1, stdinHoldsData: stdinHoldsData(), bashFunctions: GNUShell.exportedFunctions())
     }
 
     /// Lowers this process's priority to `niceness` (its children, the jobs, inherit it).
@@ -42,7 +44,8 @@ struct SystemFacts {
 
     /// The names of the variables futurerun reads.
     static let variables =
-        ["MAKEFLAGS", "CI", "TERM", "NO_COLOR", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITLAB_CI"]
+        ["MAKEFLAGS", "CI", "TERM", "NO_COLOR", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITLAB_CI", "BASH_ENV"]
+        + [WarmShellFit.setting]
         + Shard.ciVariables.flatMap { [$0.index] + [$0.total].compactMap { $0 } } + Shard.slurmArrayVariables
         + SlurmAllocation.variables
 

@@ -5,7 +5,8 @@ import FutureProcess
 /// futurerun's JSON Lines, written by `--json` (and each `--results` job's `meta.json`) and read back
 /// by `--shard-timings`: one object per finished job, fields per the contract: number, name (the
 /// job's whole name), command, status, exit, signal, timed_out, attempts, start (Unix time), wall,
-/// user, sys (seconds), max_rss, stdout_bytes, stderr_bytes (bytes); in a run over hosts (`-S`),
+/// user, sys (seconds), max_rss, stdout_bytes, stderr_bytes (bytes); path (how it ran: `direct`,
+/// `warm` or `shell`, ``JobPath``) once it ran; in a run over hosts (`-S`),
 /// host; where admission acted, requeued (times), waited (seconds) with waited_for (`memory`,
 /// `load`), suspended (seconds).
 enum JSONLinesFormat {
@@ -37,7 +38,8 @@ enum JSONLinesFormat {
                 ("max_rss", "\(result.maxResidentBytes)"),
                 ("stdout_bytes", "\(result.stdout.count)"),
                 ("stderr_bytes", "\(result.stderr.count)"),
-            ] + (outcome.host.map { [("host", JSONText.string($0))] } ?? []) + skipReason(outcome.status)
+            ] + (outcome.path.map { [("path", JSONText.string($0.rawValue))] } ?? [])
+            + (outcome.host.map { [("host", JSONText.string($0))] } ?? []) + skipReason(outcome.status)
             + (outcome.requeued > 0 ? [("requeued", "\(outcome.requeued)")] : [])
             + admission(outcome.admission)
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"

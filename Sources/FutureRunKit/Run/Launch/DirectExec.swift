@@ -25,14 +25,12 @@ struct DirectExec: Sendable {
 
     /// Whether futurerun may run plain lines itself: not when `--shell` names the shell, not on
     /// other hosts or in Slurm steps (their `PATH` is theirs), not when bash would first read
-    /// `BASH_ENV`. The functions bash exported are read from `environment`.
-    static func forRun(_ options: Options, hostCount: Int, environment: [String: String]) -> DirectExec? {
-        guard !options.shellGiven, hostCount == 0, !options.slurm, (environment["BASH_ENV"] ?? "").isEmpty else { return nil }
-        let functions = environment.keys.compactMap { name -> String? in
-            guard name.hasPrefix("BASH_FUNC_") else { return nil }
-            return String(name.dropFirst(10).prefix { $0 != "%" })
+    /// `BASH_ENV`. The functions bash exported are the facts'.
+    static func forRun(_ options: Options, hostCount: Int, facts: SystemFacts) -> DirectExec? {
+        guard !options.shellGiven, hostCount == 0, !options.slurm, (facts.environment["BASH_ENV"] ?? "").isEmpty else {
+            return nil
         }
-        return DirectExec(exportedFunctions: functions)
+        return DirectExec(exportedFunctions: facts.bashFunctions)
     }
 
     /// The program's words if `line` needs no shell and its program is there to run; `nil` if the
@@ -40,6 +38,13 @@ struct DirectExec: Sendable {
     func command(for line: [UInt8]) -> [[UInt8]]? {
         guard let words = words(of: line), programs.canRun(words[0]) else { return nil }
         return words
+    }
+
+    /// Whether the command name `name` runs a program found in `PATH` (or by its path): not one
+    /// of the shell's own names, and a file the kernel runs.
+    func runsProgram(_ name: [UInt8]) -> Bool {
+        guard let text = String(validating: name, as: UTF8.self), !shellNames.contains(text) else { return false }
+        return programs.canRun(name)
     }
 
     /// The program's words if `line` needs no shell; `nil` if it does.

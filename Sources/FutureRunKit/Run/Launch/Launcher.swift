@@ -47,9 +47,21 @@ struct Placement: Sendable {
     var session = 0
     /// The machine's name, for the reports (`nil`: this one, alone).
     var machine: String?
+    /// How its command ran.
+    var path = JobPath.shell
 
     /// Before an attempt has a seat.
     static let unplaced = Placement(seat: .init(lane: 0, slot: 0))
+}
+
+/// How an attempt's command ran, as `--json` says.
+enum JobPath: String, Sendable {
+    /// Its program exec'd without a shell (``DirectExec``).
+    case direct
+    /// In its slot's warm shell (``WarmShells``).
+    case warm
+    /// A shell of its own.
+    case shell
 }
 
 /// How an attempt's end counts.

@@ -14,19 +14,22 @@ final class LocalLauncher: Launcher {
     /// `-j FILE`, read again as each job ends (not under make's jobserver, which decides then).
     private let jobsFile: JobsFile?
     private let jobsFileProblem = Locked<JobsFile.Problem?>(nil)
+    private let warmShells: WarmShells?
 
     /// - Parameters:
     ///   - admission: `--memfree`'s, `--memsuspend`'s and `--load`'s rules, if any is given.
+    ///   - warmShells: the slots' warm shells, for the jobs that fit one.
     init(
         width: Int, jobserver: Jobserver?, admission rules: AdmissionGuard.Rules? = nil, jobsFile: JobsFile? = nil,
-        notices: Notices
+        warmShells: WarmShells? = nil, notices: Notices
     ) {
         self.width = width
         self.jobserver = jobserver
         self.jobsFile = jobserver == nil ? jobsFile : nil
         self.notices = notices
         let allowed = jobserver == nil ? width : 1
-        pool = CommandPool(width: allowed)
+        pool = warmShells.map { CommandPool(width: allowed, start: $0.start(_:in:)) } ?? CommandPool(width: allowed)
+        self.warmShells = warmShells
         admission = rules.map { [pool] rules in AdmissionGuard(rules, pool: pool, notices: notices, width: allowed) }
     }
 
@@ -43,6 +46,7 @@ final class LocalLauncher: Launcher {
     func close() {
         admission?.close()
         jobserver?.finish()
+        warmShells?.close()
     }
 
     func queued() {
@@ -55,7 +59,9 @@ final class LocalLauncher: Launcher {
 
     func place(_ local: Command, line: [UInt8], seat: CommandPool.Seat) -> (Command, Placement) {
         admission?.starting(slot: seat.slot)
-        return (local, Placement(seat: seat))
+        var placement = Placement(seat: seat)
+        if warmShells?.place(local, slot: seat.slot) == true { placement.path = .warm }
+        return (local, placement)
     }
 
     func started(_ run: CommandRun, at placement: Placement) { admission?.started(run, slot: placement.seat.slot) }

@@ -1,0 +1,78 @@
+import FutureCore
+import FutureProcess
+import Glibc
+import TestSupport
+import Testing
+
+/// Jobs in warm shells (``WarmShells``) keep everything they have in a shell of their own. Each
+/// job of the isolation table runs in one slot (`-j1`), followed by a probe that shows what a
+/// leak would leave (the directory, a variable, the umask, a function, traps, `set -e`), with
+/// every isolatable job forced into the slot's warm shell (`FUTURERUN_WARM_SHELLS=all`) and with
+/// warm shells off: stdout, stderr and each job's end must be the same, under dash and bash.
+@Suite struct WarmShellRuns {
+    static let probe =
+        "echo \"pwd=$PWD x=${x-unset} umask=$(umask) f=$(command -v f) traps=[$(trap)]\"; false; echo after-false"
+
+    static let table = [
+        "cd /tmp", "exit 3", "exec echo execd", "set -e; false; echo not-reached", "trap 'echo trapped' EXIT; echo body",
+        "umask 077; umask", "x=leaked; echo $x", "f() { echo fn; }; f", "read line; echo \"read:[$line]\"",
+        "cat; echo cat-done", "(sleep 0.3; echo late) & echo early", "kill $$", "echo out; echo err >&2; exit 4",
+        "ulimit -n 64; echo limited", "alias ls=false; echo aliased", "set -u; echo ${nosuch-fine}", "echo 5; [ 5 = 6 ]",
+        "ls /proc/self/fd/ | wc -l",
+    ]
+
+    private struct Run: Equatable {
+        var out: String
+        var err: String
+        var ends: [String]
+        var paths: [String]
+    }
+
+    private func run(shell: String, warm: String, in scratch: Scratch) -> Run {
+        let lines = Self.table.flatMap { [$0, Self.probe] }
+        let json = scratch.file("\(warm).json")
+        let arguments = ["-q", "-j1", "--shell", shell, "--json", json] + lines.flatMap { [":::", $0] }.dropFirst()
+        let outcome = futurerun(Array(arguments), environment: [("FUTURERUN_WARM_SHELLS", warm)], directory: scratch.path)
+        let records = (scratch.read("\(warm).json") ?? "").split(separator: "\n")
+        func field(_ name: String, _ record: Substring) -> String {
+            guard let range = record.firstRange(of: "\"\(name)\":") else { return "?" }
+            return String(record[range.upperBound...].prefix { $0 != "," && $0 != "}" })
+        }
+        return Run(
+            out: outcome.out, err: outcome.err, ends: records.map { field("exit", $0) + "/" + field("signal", $0) },
+            paths: records.map { field("path", $0) })
+    }
+
+    @Test(arguments: ["/bin/dash", "/bin/bash"])
+    func theIsolationTableGivesTheSameInAWarmShellAsInAShellOfItsOwn(shell: String) {
+        let scratch = Scratch()
+        let warm = run(shell: shell, warm: "all", in: scratch)
+        let cold = run(shell: shell, warm: "off", in: scratch)
+        #expect(warm.out == cold.out)
+        #expect(warm.err == cold.err)
+        #expect(warm.ends == cold.ends)
+        #expect(cold.ends.count == 2 * Self.table.count && cold.out.contains("pwd=\(scratch.path) x=unset umask=0022"))
+        // Every job but those a subshell cannot hold (a background job, `$$`, a trap) ran in a warm shell.
+        let fresh = Set(["(sleep 0.3; echo late) & echo early", "kill $$", "trap 'echo trapped' EXIT; echo body"])
+        let expected = Self.table.flatMap { [fresh.contains($0) ? "\"shell\"" : "\"warm\"", "\"warm\""] }
+        #expect(warm.paths == expected)
+        #expect(cold.paths.allSatisfy { $0 == "\"shell\"" })
+    }
+
+    @Test func plainJobsRunInTheWarmShellByThemselvesWithTheirOwnStatusAndOutput() {
+        let scratch = Scratch()
+        let run = futurerun(
+            ["-q", "-j2", "--json", scratch.file("j.json"), "--each", "echo {}; [ {} != 3 ]", ":::", "1", "2", "3", "4"],
+            environment: [("FUTURERUN_WARM_SHELLS", "")])
+        #expect(run.out == "1\n2\n3\n4\n" && run.status == 1, "\(run.err)")
+        let json = scratch.read("j.json") ?? ""
+        #expect(json.ranges(of: "\"path\":\"warm\"").count == 4, "\(json)")
+        #expect(json.contains("\"number\":3,") && json.ranges(of: "\"exit\":1,").count == 1)
+        // A job that needs more than the warm shell's small grammar gets a shell of its own.
+        let own = futurerun(
+            ["-q", "--json", scratch.file("k.json"), "--each", "echo {} > {}.txt", ":::", "a"],
+            environment: [("FUTURERUN_WARM_SHELLS", "")], directory: scratch.path)
+        #expect(
+            own.status == 0 && scratch.read("a.txt") == "a\n" && (scratch.read("k.json") ?? "").contains("\"path\":\"shell\""))
+    }
+}
