@@ -33,14 +33,16 @@ release:
 ## Every test: unit, library behaviour on real processes, end-to-end on the built binary; then the
 ## end-to-end suite again on the release binary, the one that ships (built with other flags); then
 ## the engine's tests and the release suite once more with the portable exit watcher (SIGCHLD, what
-## a kernel without pidfd gets) forced.
+## a kernel without pidfd gets) forced, and every isolatable job in its slot's warm shell.
 test: tools lint release
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
 	FUTURERUN_BINARY=$(CURDIR)/.build/release/futurerun $(SWIFT) test --skip-build --filter futurerunTests
 	@echo "== the engine's tests and the end-to-end suite again, with the portable exit watcher (SIGCHLD) forced"
+	@echo "== and every isolatable job in a warm shell (FUTURERUN_WARM_SHELLS=all)"
 	FUTURECORE_EXIT_WATCHER=childSignal $(SWIFT) test --skip-build --filter FutureCoreTests
-	FUTURECORE_EXIT_WATCHER=childSignal FUTURERUN_BINARY=$(CURDIR)/.build/release/futurerun $(SWIFT) test --skip-build --filter futurerunTests
+	FUTURECORE_EXIT_WATCHER=childSignal FUTURERUN_WARM_SHELLS=all FUTURERUN_BINARY=$(CURDIR)/.build/release/futurerun \
+	  $(SWIFT) test --skip-build --filter futurerunTests
 
 ## What the tests use besides Swift: installed where the machine allows (root with apt), else one
 ## line names the packages and nothing is built.
