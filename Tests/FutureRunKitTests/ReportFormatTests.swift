@@ -108,6 +108,17 @@ private func compare(_ rendered: String, with name: String, filePath: String = #
         try compare(JUnitFormat.document(Self.outcomes), with: "junit.xml")
     }
 
+    @Test func aStoppedJobIsAnErrorOfTheShardsSuiteNotASkip() {
+        var stopped = Self.outcomes[2]
+        let cut = stopped.outcome
+        stopped.outcome = JobOutcome(
+            job: cut.job, status: .stopped, result: cut.result, attempts: 1, commandLine: cut.commandLine)
+        let xml = JUnitFormat.document([Self.outcomes[0], stopped, Self.outcomes[4]], suite: "futurerun shard 2/4")
+        #expect(xml.contains(#"<testsuite name="futurerun shard 2/4" tests="3" failures="0" errors="1" skipped="1" "#), "\(xml)")
+        #expect(xml.contains(#"<error message="stopped by futurerun" type="stopped"/>"#))
+        #expect(xml.ranges(of: "<skipped ").count == 1, "only the job that never started")
+    }
+
     @Test func statusLines() throws {
         let style = Style(colors: false)
         try compare(

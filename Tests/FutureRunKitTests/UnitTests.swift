@@ -94,6 +94,17 @@ import Testing
                 == .template(Array("rm {}".utf8), lists: [.words([Array("-x".utf8)])], linked: []))
     }
 
+    @Test func aLongOptionAfterTheTemplateIsRefusedUnlessDashDashSaysArgumentsBegin() throws {
+        #expect(throws: UsageError.optionAfterTemplate("--dry-run")) { try options(["--each", "echo {}", "--dry-run", "a"]) }
+        #expect(throws: UsageError.optionAfterTemplate("--jobs=2")) { try options(["--each", "echo {}", "a", "--jobs=2"]) }
+        #expect(throws: UsageError.optionAfterTemplate("--dry-run")) { try options(["--each", "echo {}", ":::", "--dry-run"]) }
+        #expect(
+            try options(["--each", "echo {}", "--", "--dry-run"]).source
+                == .template(Array("echo {}".utf8), lists: [.words([Array("--dry-run".utf8)])], linked: []))
+        // Words that are no option of futurerun's stay arguments.
+        #expect(throws: Never.self) { try options(["--each", "echo {}", "--not-an-option", "-rf.txt", "-q"]) }
+    }
+
     @Test func aValueOptionRefusesAnOptionAsItsValue() {
         #expect(throws: UsageError.optionAsValue(option: "--joblog", placeholder: "FILE", value: "-j4", longOption: "--joblog")) {
             try options(["--joblog", "-j4", "echo x"])

@@ -39,6 +39,14 @@ import Testing
         #expect(text.contains("&#33;&#91;x&#93;&#40;https&#58;&#47;&#47;example&#46;org&#47;t&#46;png&#41;"))
     }
 
+    @Test func theStepSummaryIsWrittenWheneverItsFileIsNamed() {
+        // A runner that only names the file (a self-hosted one, act, a wrapper): no GITHUB_ACTIONS.
+        let scratch = Scratch()
+        let run = futurerun(["-q", "true", ":::", "exit 3"], environment: [("GITHUB_STEP_SUMMARY", scratch.file("summary.md"))])
+        #expect(run.status == 1)
+        #expect((scratch.read("summary.md") ?? "").contains("exit 3"), "\(scratch.read("summary.md") ?? "nothing")")
+    }
+
     @Test func gitlabGetsCollapsibleSections() {
         let run = futurerun(["--ci", "gitlab", "--names", "build", "echo built"])
         #expect(run.err.contains("section_start:"))

@@ -29,6 +29,26 @@ import Testing
         #expect(screen[3].hasPrefix("ok   [2/2] "))
     }
 
+    @Test func readingJobsFromTheTerminalSaysSoAndCtrlDEndsIt() {
+        let pane = TerminalPane(columns: 120, rows: 20, "\(quoted(futurerunPath)) -q; echo \"exit $?\"")
+        _ = eventually(10) { pane.screen.contains { $0.contains("reading jobs from the terminal") } }
+        #expect(pane.screen.first?.hasPrefix("futurerun: reading jobs from the terminal, one per line; end with Ctrl-D") == true)
+        pane.send("echo typed")
+        pane.send("Enter")
+        pane.send("C-d")
+        let screen = pane.finished()
+        #expect(screen.contains("typed") && screen.last == "exit 0", "\(screen)")
+        // Arguments for a template: the notice says so; a pipe or a file says nothing.
+        let each = TerminalPane(
+            columns: 120, rows: 20, "\(quoted(futurerunPath)) -q --each 'echo {}' < /dev/null; echo \"exit $?\"")
+        #expect(each.finished() == ["exit 0"])
+        let args = TerminalPane(columns: 160, rows: 20, "\(quoted(futurerunPath)) -q --each 'echo {}'")
+        _ = eventually(10) { args.screen.contains { $0.contains("template's arguments") } }
+        #expect(args.screen.first?.contains("reading the template's arguments from the terminal") == true, "\(args.screen)")
+        args.send("C-d")
+        _ = args.finished()
+    }
+
     @Test func aNarrowTerminalShowsNoStaleProgressAndNoWrappedLines() {
         let jobs = (1...30).map { "sleep 0.12; : job-with-a-rather-long-label-\($0)" }.joined(separator: "\n")
         let scratch = Scratch()

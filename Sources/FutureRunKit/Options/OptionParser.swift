@@ -53,8 +53,15 @@ struct OptionParser {
             if word.hasPrefix("--") { try parseLong(word) } else { try parseShort(word) }
             if let answer = parsed.answer { return answer }
         }
-        // `--each TEMPLATE -- ARG...`: the `--` only says that the arguments begin.
-        if parsed.optionsEnded, index < arguments.count, arguments[index] == Array("--".utf8) { index += 1 }
+        // `--each TEMPLATE -- ARG...`: the `--` only says that the arguments begin. Without it, a
+        // word spelled as one of futurerun's long options is a misplaced option, not a file.
+        if parsed.optionsEnded, index < arguments.count, arguments[index] == Array("--".utf8) {
+            index += 1
+        } else if parsed.optionsEnded, !readsGNU,
+            let option = arguments[index...].lazy.map(ArgumentText.decode).first(where: Self.isLongOption)
+        {
+            throw .optionAfterTemplate(option)
+        }
         parsed.options.source =
             try readsGNU ? gnuSource(operands: Array(arguments[index...])) : makeSource(operands: Array(arguments[index...]))
         // GNU parallel's stderr carries the jobs' stderr only, unless progress is asked for.
@@ -90,6 +97,11 @@ struct OptionParser {
             return byLongName[String(name)] != nil
         }
         return byShortName[word.dropFirst().first!] != nil
+    }
+
+    /// Whether `word` is one of futurerun's long options as written (`--dry-run`, `--jobs=2`).
+    private static func isLongOption(_ word: String) -> Bool {
+        word.hasPrefix("--") && word != "--" && isOption(word)
     }
 
     /// The long names of each option, for abbreviations and suggestions.

@@ -21,7 +21,9 @@ extension OptionDeclaration {
             manual: """
                 Run TEMPLATE once per argument: the words after it, `:::` lists, `::::` files, or \
                 input lines. Every word after TEMPLATE is an argument, even one that starts with \
-                `-`; a `--` right after TEMPLATE is dropped.
+                `-`; a `--` right after TEMPLATE is dropped. A word spelled as one of futurerun's \
+                long options (`--dry-run`) is refused there as a misplaced option, unless that \
+                `--` comes first.
                 """,
             effect: { parsed, value throws(UsageError) in
                 parsed.template = Array(value!.utf8)

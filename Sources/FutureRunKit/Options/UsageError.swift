@@ -26,6 +26,7 @@ enum UsageError: Error, Equatable, CustomStringConvertible {
     case gnuForm(form: String, instead: String)
     case sharedReportFile(first: String, second: String, path: String)
     case badJobGraph(String)
+    case optionAfterTemplate(String)
 
     var description: String {
         switch self {
@@ -64,6 +65,9 @@ enum UsageError: Error, Equatable, CustomStringConvertible {
             "cannot run the shell '\(path)': \(reason) (give --shell a path to an executable, such as /bin/bash)"
         case .badJobGraph(let problem):
             problem
+        case .optionAfterTemplate(let option):
+            "'\(option)' comes after the template, where every word is an argument: put options before --each "
+                + "(write -- right after the template to pass arguments that begin with --)"
         case .unsafeTemplate(let context, let hint, let replacement, let offset):
             offset > 0
                 ? "\(replacement) at character \(offset) of the template would not be data in \(context): \(hint)"

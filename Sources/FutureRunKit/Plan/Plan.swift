@@ -78,7 +78,9 @@ struct Plan {
                 try JobSource(options: options, input: inputDescriptor, spreadOver: options.jobs.width(cpus: facts.cpus))
             }
         source = JobPipeline(origin, selection: selection)
-        startNotices = [shellNotice].compactMap { $0 } + selectionNotices + [source.shardNotice].compactMap { $0 }
+        let terminalNotice = inputDescriptor == 0 && facts.stdinIsTerminal ? Self.terminalNotice(options.source) : nil
+        startNotices =
+            [shellNotice, terminalNotice].compactMap { $0 } + selectionNotices + [source.shardNotice].compactMap { $0 }
 
         let hosts = try Self.hosts(options)
         let ssh = hosts.isEmpty ? [] : try Self.sshCommand(options)
@@ -139,8 +141,10 @@ struct Plan {
 
         var reportOptions = options
         reportOptions.jobLog = configuration.jobLog
-        let ci = configuration.reporter.ci
-        reports = try ReportSet.open(reportOptions, stepSummary: ci == .github ? environment["GITHUB_STEP_SUMMARY"] : nil)
+        // The step summary is written wherever the runner names one, GitHub's or another.
+        reports = try ReportSet.open(
+            reportOptions, stepSummary: environment["GITHUB_STEP_SUMMARY"],
+            suite: selection.shard.map { "futurerun shard \($0.index)/\($0.count)" } ?? "futurerun")
         if let allocation {
             launch = .slurm(
                 .init(
@@ -233,6 +237,21 @@ struct Plan {
 
     /// The descriptor to read job lines or arguments from, opened now so that a missing file is
     /// an error before anything runs.
+    /// What to say when the jobs, arguments or `--pipe` input would be typed on the terminal (as
+    /// GNU parallel warns): what futurerun waits for, how to end it, and what was maybe forgotten.
+    static func terminalNotice(_ source: Options.Source) -> String {
+        switch source {
+        case .templateLines:
+            "reading the template's arguments from the terminal, one per line; end with Ctrl-D "
+                + "(or give them after the template, with ::: or with -a FILE)"
+        case .blocks:
+            "reading --pipe's input from the terminal; end with Ctrl-D (or pipe a file into futurerun)"
+        case .commandLines, .commands, .template:
+            "reading jobs from the terminal, one per line; end with Ctrl-D "
+                + "(or give the commands, ::: between them, or -a FILE)"
+        }
+    }
+
     private static func openInput(_ source: Options.Source) throws(UsageError) -> Int32? {
         let file: String?
         switch source {

@@ -12,10 +12,13 @@ final class JUnitReport: Report {
     private var written = 0
     private var tails: [Int: (out: TailKeeper, err: TailKeeper)] = [:]
     private var counts = JUnitFormat.Counts()
+    private let suite: String
 
-    init(path: String) throws(UsageError) {
+    /// - Parameter suite: the `<testsuite>`'s name (the shard's, under `--shard`).
+    init(path: String, suite: String) throws(UsageError) {
         file = try ReportFile(path: path, append: false)
-        append(JUnitFormat.header(nil))
+        self.suite = suite
+        append(JUnitFormat.header(nil, suite: suite))
     }
 
     var error: String? { file.error }
@@ -46,9 +49,9 @@ final class JUnitReport: Report {
         let descriptor = file.stream.descriptor
         var body = [UInt8](repeating: 0, count: written)
         guard file.error == nil, pread(descriptor, &body, written, 0) == written else { return }
-        let old = Array(JUnitFormat.header(nil).utf8)
+        let old = Array(JUnitFormat.header(nil, suite: suite).utf8)
         file.overwrite(
-            Array(JUnitFormat.header(counts).utf8) + body[old.count...] + JUnitFormat.footer, at: 0,
+            Array(JUnitFormat.header(counts, suite: suite).utf8) + body[old.count...] + JUnitFormat.footer, at: 0,
             restoring: body + JUnitFormat.footer)
     }
 }

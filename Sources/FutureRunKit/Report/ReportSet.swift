@@ -1,7 +1,13 @@
 /// Opens the report files the options ask for, before anything runs.
 enum ReportSet {
-    /// - Parameter stepSummary: under GitHub Actions, the file of `GITHUB_STEP_SUMMARY`.
-    static func open(_ options: Options, stepSummary: String? = nil) throws(UsageError) -> [Report] {
+    /// - Parameters:
+    ///   - stepSummary: the file of `GITHUB_STEP_SUMMARY`, if set.
+    ///   - suite: what JUnit calls the run (``JUnitFormat``).
+    static func open(
+        _ options: Options, stepSummary: String? = nil, suite: String = "futurerun"
+    ) throws(UsageError)
+        -> [Report]
+    {
         try refuseSharedFiles(options, stepSummary: stepSummary)
         var reports: [Report] = []
         if let target = options.jobLog { reports.append(try JobLog(target)) }
@@ -11,7 +17,7 @@ enum ReportSet {
             }
             reports.append(try JSONLines(path: path))
         }
-        if let path = options.junit { reports.append(try JUnitReport(path: path)) }
+        if let path = options.junit { reports.append(try JUnitReport(path: path, suite: suite)) }
         if let path = options.results {
             reports.append(options.grammar == .gnu ? try GNUResults(path: path) : try ResultsDirectory(path: path))
         }

@@ -21,13 +21,16 @@ struct SystemFacts {
     var stdinHoldsData: Bool = false
     /// The functions bash exported (`export -f`): the jobs' shell may call them by name.
     var bashFunctions: [String] = []
+    /// Stdin is a terminal: reading jobs from it waits for someone to type them.
+    var stdinIsTerminal = false
 
     /// This machine, now.
     static func current() -> SystemFacts {
         SystemFacts(
             cpus: CPUCount.usable(), environment: environment(), descriptorLimit: softLimit(RLIMIT_NOFILE.rawValue),
             processLimit: getuid() == 0 ? nil : softLimit(__RLIMIT_NPROC.rawValue), processesOfUser: processesOfThisUser,
-            stderrIsTerminal: isatty(2) == 1, stdinHoldsData: stdinHoldsData(), bashFunctions: GNUShell.exportedFunctions())
+            stderrIsTerminal: isatty(2) == 1, stdinHoldsData: stdinHoldsData(), bashFunctions: GNUShell.exportedFunctions(),
+            stdinIsTerminal: isatty(0) == 1)
     }
 
     /// Lowers this process's priority to `niceness` (its children, the jobs, inherit it).

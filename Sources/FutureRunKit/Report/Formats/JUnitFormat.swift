@@ -1,9 +1,11 @@
 import FutureCore
 import FutureProcess
 
-/// JUnit XML, written by `--junit` and read back by `--shard-timings`: one `<testcase>` per job with
-/// its label and time; a failed job gets a `<failure>` with its exit status or signal and the tail of
-/// its stderr; the last lines of stdout and stderr go to `system-out`/`system-err`.
+/// JUnit XML, written by `--junit` and read back by `--shard-timings`: one `<testsuite>` named by
+/// the shard (`futurerun shard 2/4`, else `futurerun`), one `<testcase>` per job with its label and
+/// time; a failed job gets a `<failure>` with its exit status or signal and the tail of its stderr,
+/// a job futurerun stopped an `<error type="stopped">` (an interrupted run is not green), one that
+/// never ran a `<skipped>`; the last lines of stdout and stderr go to `system-out`/`system-err`.
 enum JUnitFormat {
     static let footer = Array("</testsuite>\n</testsuites>\n".utf8)
     static let openingLines = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
@@ -12,6 +14,8 @@ enum JUnitFormat {
     struct Counts: Equatable {
         var tests = 0
         var failures = 0
+        /// Jobs futurerun stopped.
+        var errors = 0
         var skipped = 0
         var time = 0.0
 
@@ -19,24 +23,28 @@ enum JUnitFormat {
             tests += 1
             time += outcome.result.wallTime.seconds
             if outcome.status.isFailure { failures += 1 }
-            if outcome.status.neverRan || outcome.status == .stopped { skipped += 1 }
+            if outcome.status == .stopped { errors += 1 } else if outcome.status.neverRan { skipped += 1 }
         }
     }
 
     /// A whole report of `cases` (each job's outcome and the last lines of its output), as the
     /// file holds it at the end of the run.
-    static func document(_ cases: [(outcome: JobOutcome, stdout: [String], stderr: [String])]) -> String {
+    static func document(
+        _ cases: [(outcome: JobOutcome, stdout: [String], stderr: [String])], suite: String = "futurerun"
+    ) -> String {
         var counts = Counts()
         for item in cases { counts.add(item.outcome) }
-        return header(counts) + cases.map { testcase($0.outcome, stdout: $0.stdout, stderr: $0.stderr) }.joined()
+        return header(counts, suite: suite) + cases.map { testcase($0.outcome, stdout: $0.stdout, stderr: $0.stderr) }.joined()
             + String(decoding: footer, as: UTF8.self)
     }
 
-    /// The opening lines; with `counts`, the `<testsuite>` carries them (written at the end).
-    static func header(_ counts: Counts?) -> String {
-        guard let counts else { return openingLines + "<testsuite name=\"futurerun\">\n" }
+    /// The opening lines of suite `suite`; with `counts`, the `<testsuite>` carries them (written at
+    /// the end).
+    static func header(_ counts: Counts?, suite: String) -> String {
+        guard let counts else { return openingLines + "<testsuite name=\(quoted(suite))>\n" }
         return openingLines
-            + "<testsuite name=\"futurerun\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" errors=\"0\" "
+            + "<testsuite name=\(quoted(suite)) tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" "
+            + "errors=\"\(counts.errors)\" "
             + "skipped=\"\(counts.skipped)\" time=\"\(String(format3: counts.time))\">\n"
     }
 
@@ -49,7 +57,7 @@ enum JUnitFormat {
         case .succeeded: break
         case .notStarted: xml += "<skipped message=\"not started\"/>\n"
         case .skipped(let reason): xml += "<skipped message=\(Self.quoted(StatusLine.describe(reason)))/>\n"
-        case .stopped: xml += "<skipped message=\"stopped by futurerun\"/>\n"
+        case .stopped: xml += "<error message=\"stopped by futurerun\" type=\"stopped\"/>\n"
         case .failed(let status):
             xml +=
                 "<failure message=\(Self.quoted(StatusLine.describe(status))) type=\"failure\">"
