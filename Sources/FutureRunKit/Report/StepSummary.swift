@@ -1,5 +1,6 @@
-/// Under GitHub Actions, a Markdown table of the jobs appended to the file `GITHUB_STEP_SUMMARY`
-/// names, at the end of the run: each job's status and time, then each failed job's last lines.
+/// Wherever `GITHUB_STEP_SUMMARY` names a file (GitHub Actions sets it), a Markdown table of the
+/// jobs appended to that file at the end of the run: each job's status and time, then each failed
+/// job's last lines.
 final class StepSummary: Report {
     private let file: ReportFile
     private var rows: [(number: Int, label: String, status: String, time: String)] = []
