@@ -20,7 +20,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
-.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall bench bench-quick bench-deps bench-remote bench-pipe bench-gnu bench-slurm bench-fast clean
+.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall dist bench bench-quick bench-deps bench-remote bench-pipe bench-gnu bench-slurm bench-fast clean
 
 all: build
 
@@ -33,7 +33,8 @@ release:
 ## Every test: unit, library behaviour on real processes, end-to-end on the built binary; then the
 ## end-to-end suite again on the release binary, the one that ships (built with other flags); then
 ## the engine's tests and the release suite once more with the portable exit watcher (SIGCHLD, what
-## a kernel without pidfd gets) forced, and every isolatable job in its slot's warm shell.
+## a kernel without pidfd gets) forced, and every isolatable job in its slot's warm shell; then the
+## release artifacts (make dist), installed and run.
 test: tools lint release
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
@@ -43,6 +44,9 @@ test: tools lint release
 	FUTURECORE_EXIT_WATCHER=childSignal $(SWIFT) test --skip-build --filter FutureCoreTests
 	FUTURECORE_EXIT_WATCHER=childSignal FUTURERUN_WARM_SHELLS=all FUTURERUN_BINARY=$(CURDIR)/.build/release/futurerun \
 	  $(SWIFT) test --skip-build --filter futurerunTests
+	@echo "== the release artifacts, installed as a user would (tarball; .deb with dpkg as root)"
+	$(MAKE) dist
+	scripts/check-dist $(DIST)
 
 ## What the tests use besides Swift: installed where the machine allows (root with apt), else one
 ## line names the packages and nothing is built.
@@ -94,15 +98,24 @@ FISHDIR    ?= $(PREFIX)/share/fish/vendor_completions.d
 install: release
 	$(MAKE) install-files BIN=.build/release/futurerun
 
-## Copies BIN (default: the release build), the man page and completions under PREFIX.
+## Copies BIN (default: the release build), stripped, the man page and completions under PREFIX.
 BIN ?= .build/release/futurerun
 install-files:
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR)
-	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/futurerun
+	install -m 755 -s $(BIN) $(DESTDIR)$(BINDIR)/futurerun
 	install -m 644 docs/futurerun.1 $(DESTDIR)$(MANDIR)/futurerun.1
 	install -m 644 completions/futurerun.bash $(DESTDIR)$(BASHDIR)/futurerun
 	install -m 644 completions/_futurerun $(DESTDIR)$(ZSHDIR)/_futurerun
 	install -m 644 completions/futurerun.fish $(DESTDIR)$(FISHDIR)/futurerun.fish
+
+## Release artifacts in .build/dist: futurerun-VERSION-linux-ARCH.tar.gz (the stripped static binary,
+## man page, completions, LICENSE, README), a .deb of the same files in their system places, a
+## Homebrew formula for the tarball, and SHA256SUMS. scripts/check-dist installs both and runs them.
+VERSION    := $(shell sed -n 's/.*static let version = "futurerun \(.*\)"/\1/p' Sources/FutureRunKit/Usage/Help.swift)
+ARCH       := $(shell uname -m)
+DIST       := .build/dist
+dist: release
+	scripts/make-dist $(VERSION) $(ARCH) $(DIST) .build/release/futurerun
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/futurerun $(DESTDIR)$(MANDIR)/futurerun.1 $(DESTDIR)$(BASHDIR)/futurerun \
