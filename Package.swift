@@ -10,9 +10,10 @@ let package = Package(
     // The futures build wherever Swift 6 does; the process engine is Linux's (epoll, pidfd).
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        // The futures (FutureCore) and commands as futures (FutureProcess), as swift-nio splits
-        // NIOCore from NIOPosix.
-        .library(name: "FutureCore", targets: ["FutureCore", "FutureProcess"]),
+        // The futures alone (FutureCore: any Swift 6 platform) and commands as futures
+        // (FutureProcess: Linux), as swift-nio splits NIOCore from NIOPosix.
+        .library(name: "FutureCore", targets: ["FutureCore"]),
+        .library(name: "FutureProcess", targets: ["FutureProcess"]),
         .executable(name: "futurerun", targets: ["futurerun"]),
     ],
     targets: [

@@ -1,7 +1,17 @@
 // A FutureCore program as a user would write it: futures from closures and from commands,
-// combinators, a bounded pool, and the async bridge.
+// combinators, a bounded pool, and the async bridge. `futurecore-example blocking-in-a-callback`
+// shows instead what a blocking read in a command's callback does: it stops with a message.
 import FutureCore
 import FutureProcess
+
+if CommandLine.arguments.dropFirst().first == "blocking-in-a-callback" {
+    // The callback runs on the engine's thread, which also resolves `later`: waiting there for it
+    // would hang for ever, so FutureCore stops the program and says why.
+    let later = Command.shell("sleep 0.2; echo later").run()
+    let done = Promise<String, Never>()
+    Command.shell("true").run().onSuccess { _ in done.succeed(String(decoding: later.value.stdout.bytes(), as: UTF8.self)) }
+    print(done.future.value)
+}
 
 // The seed's spelling: start work, do something else, read the value when needed.
 let greeting: Future<String?> = Future { "hello" }

@@ -15,7 +15,7 @@ package enum OSThread {
     private static let nonBlocking = Platform.ThreadMark()
 
     /// Marks the calling thread as one that must not block: a blocking read of a future there is a
-    /// precondition failure with a message, in debug builds.
+    /// precondition failure with a message (release builds included).
     package static func markNonBlocking() { nonBlocking.set() }
 
     /// Whether the calling thread is marked as one that must not block.

@@ -132,16 +132,17 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
         return park(until: .now() + timeout.dispatchInterval)
     }
 
-    /// Parks the thread until resolution or `deadline`, woken by the completing thread. In debug
-    /// builds, parking the process engine's thread stops the program with a message: it would wait
-    /// for the very thread that resolves command futures.
+    /// Parks the thread until resolution or `deadline`, woken by the completing thread. Parking the
+    /// process engine's thread stops the program with a message, in release builds too: it would
+    /// wait for the very thread that resolves command futures, for ever. (Only a read that would
+    /// block is checked: one thread-local load.)
     private func park(until deadline: DispatchTime?) -> Outcome? {
-        #if DEBUG
-        precondition(
-            !OSThread.mustNotBlock,
-            "FutureCore: a blocking read of a future (value, wait) on the process engine's thread would deadlock; "
-                + "use onComplete, map or flatMap in callbacks that run there")
-        #endif
+        // fatalError, not precondition: an optimized build prints its message too.
+        if OSThread.mustNotBlock {
+            fatalError(
+                "FutureCore: a blocking read of a future (value, wait) on the process engine's thread would deadlock; "
+                    + "use onComplete, map or flatMap in callbacks that run there")
+        }
         let wakeUp = DispatchSemaphore(value: 0)
         whenComplete { _ in wakeUp.signal() }
         JobPool.lendingSlot {
