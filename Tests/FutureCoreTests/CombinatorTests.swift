@@ -89,6 +89,28 @@ private func succeeding(_ milliseconds: Int, _ value: Int) -> Eventual<Int, Boom
         }
     }
 
+    @Test func ofNoFuturesAnyAndFirstSuccessFailWithNoFuturesInsteadOfHanging() {
+        #expect(throws: FutureError.noFutures) { try ThrowingFuture<Int>.any([]).value }
+        #expect(throws: FutureError.noFutures) { try Eventual<Int, FutureError>.firstSuccess([]).value }
+    }
+
+    @Test func allSettledGivesEveryOutcomeInInputOrderAndNeverStopsEarly() throws {
+        let outcomes = Eventual.allSettled([succeeding(40, 1), failing(1, 2), succeeding(10, 3)]).value
+        #expect(outcomes.count == 3)
+        #expect(try outcomes[0].get() == 1 && outcomes[1] == .failure(.boom(2)) && outcomes[2].get() == 3)
+        #expect(Future<Int>.allSettled([]).value.isEmpty)
+    }
+
+    @Test func afterResolvesOnceItsDelayIsOverAndAtOnceWhenCancelled() {
+        let clock = ContinuousClock()
+        let start = clock.now
+        Future.after(.milliseconds(50)).value
+        #expect(clock.now - start >= .milliseconds(50))
+        let long = Future.after(.seconds(60))
+        long.cancel()
+        #expect(long.wait(timeout: .seconds(5)) != nil, "a cancelled delay resolves at once")
+    }
+
     @Test func reduceFoldsInInputOrder() {
         let words = [later(30, "a"), later(1, "b"), later(10, "c")]
         #expect(Future.reduce("", words) { $0 + $1 }.value == "abc")

@@ -28,17 +28,55 @@ extension Eventual {
         return next
     }
 
+    /// Every outcome, in the order of `futures` (not of completion), once all have resolved:
+    /// failures are outcomes too, so it never stops early and never fails. An empty list gives `[]`.
+    ///
+    ///     let checks = hosts.map { host in Command.shell("ping -c1 \(host)").run() }
+    ///     for (host, result) in zip(hosts, Future.allSettled(checks).value) { … }
+    public static func allSettled(_ futures: [Eventual]) -> Future<[Outcome]> {
+        let next = Future<[Outcome]>.derived(cancelling: futures)
+        guard !futures.isEmpty else {
+            next.complete(.success([]))
+            return next
+        }
+        let collected = Locked((outcomes: [Outcome?](repeating: nil, count: futures.count), missing: futures.count))
+        for (index, future) in futures.enumerated() {
+            future.whenComplete { outcome in
+                let done: [Outcome]? = collected.withLock { state in
+                    state.outcomes[index] = outcome
+                    state.missing -= 1
+                    return state.missing == 0 ? state.outcomes.map { $0! } : nil
+                }
+                if let done { next.complete(.success(done)) }
+            }
+        }
+        return next
+    }
+
+    /// What a combinator that waits for one of `futures` gives for none: ``FutureError/noFutures``
+    /// where `Failure` can hold it. A future that cannot fail (`Future`) of no futures could never
+    /// resolve: that stops the program with a message rather than hang.
+    private static func ofNoFutures(_ combinator: String) -> Eventual {
+        guard let failure = FutureError.noFutures as? Failure else {
+            fatalError("FutureCore: \(combinator) of no futures can never resolve, and a \(Self.self) cannot fail")
+        }
+        return Eventual(resolved: .failure(failure))
+    }
+
     /// The outcome of whichever future resolves first, success or failure. The others keep running
-    /// (cancel them if they are no longer wanted). An empty list never resolves.
+    /// (cancel them if they are no longer wanted). An empty list fails with
+    /// ``FutureError/noFutures`` (where `Failure` can hold it; a `Future` of none stops the program).
     public static func any(_ futures: [Eventual]) -> Eventual {
+        guard !futures.isEmpty else { return ofNoFutures("any") }
         let next = derived(cancelling: futures)
         for future in futures { future.whenComplete { next.complete($0) } }
         return next
     }
 
     /// The first value to arrive; if every future fails, the failure of the last one to fail. An
-    /// empty list never resolves.
+    /// empty list fails with ``FutureError/noFutures`` (where `Failure` can hold it).
     public static func firstSuccess(_ futures: [Eventual]) -> Eventual {
+        guard !futures.isEmpty else { return ofNoFutures("firstSuccess") }
         let next = derived(cancelling: futures)
         let remaining = Locked(futures.count)
         for future in futures {

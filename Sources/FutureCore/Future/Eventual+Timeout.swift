@@ -18,6 +18,17 @@ extension Eventual {
     }
 }
 
+extension Eventual where Value == Void, Failure == Never {
+    /// A future that resolves after `delay`, on Dispatch's timer machinery (no thread waits for
+    /// it); cancelling it resolves it at once. For work later: `Future.after(.seconds(1)).map { … }`.
+    public static func after(_ delay: Duration) -> Future<Void> {
+        let promise = Promise<Void, Never>()
+        promise.future.armTimer(delay) { promise.succeed(()) }
+        promise.onCancel { promise.succeed(()) }
+        return promise.future
+    }
+}
+
 extension Eventual where Failure == Never {
     /// This future's value, or `FutureError.timedOut` if it is not ready within `limit`; on timeout
     /// this future is cancelled. Never blocks.
