@@ -2,6 +2,7 @@ import Dispatch
 import FutureCore
 import FutureProcess
 import Glibc
+import TestSupport
 import Testing
 
 @Suite struct Executors {
@@ -66,6 +67,40 @@ import Testing
         let recorded = stamps.withLock { $0 }
         #expect(recorded.count == 64)
         #expect(recorded.map(\.start).max()! < recorded.map(\.end).min()!, "all 64 ran at once")
+    }
+
+    /// Threads of this process now named `name`, from the kernel's list.
+    private static func threads(named name: String) -> Int {
+        guard let directory = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            let id = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard id.first?.isNumber == true else { continue }
+            if readText("/proc/self/task/\(id)/comm") == name + "\n" { count += 1 }
+        }
+        return count
+    }
+
+    @Test func theSharedPoolRunsAThousandFuturesOnAFewThreadsAndLendsSlotsToWaiters() {
+        // The pool's own threads, counted by their name while the futures run.
+        let most = Locked(0)
+        let futures = (0..<1000).map { index in
+            Future(on: .shared) {
+                let now = Self.threads(named: "futurecore-jobs")
+                most.withLock { $0 = max($0, now) }
+                return index
+            }
+        }
+        #expect(Future.reduce(0, futures, +).value == 499_500)
+        let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        #expect((1...(cores + 4)).contains(most.withLock { $0 }), "\(most.withLock { $0 }) threads")
+        // A future on the pool that waits for another future on the pool lends its slot: with one
+        // slot per processor and a waiter in each, the awaited ones still run.
+        let waiters = (0..<(2 * cores)).map { index in
+            Future(on: .shared) { Future(on: .shared) { index }.value }
+        }
+        #expect(Future.all(waiters).wait(timeout: .seconds(20)) != nil, "waiters deadlocked the pool")
     }
 
     @Test func inlineExecutorRunsOnTheCallersThread() {

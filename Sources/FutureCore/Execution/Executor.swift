@@ -35,6 +35,9 @@ extension Executor where Self == QueueExecutor {
 }
 
 extension Executor where Self == JobPool {
+    /// A thread a processor, more only while they wait on futures (``JobPool/shared``).
+    public static var shared: JobPool { JobPool.shared }
+
     /// Threads for blocking work: every item gets a thread at once (idle threads are reused), so
     /// protracted, blocking futures overlap instead of queueing behind a CPU-sized pool.
     public static var blocking: JobPool { JobPool.blocking }

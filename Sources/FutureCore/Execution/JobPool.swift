@@ -13,6 +13,13 @@ public final class JobPool: Executor {
     /// Threads for blocking work, with no bound on how many run at once.
     public static let blocking = JobPool(width: .max)
 
+    /// As many threads as processors run items at once, and one more for each of them parked on a
+    /// future's `value` or `wait` (the slot is lent while it waits): 1,000 futures take a few
+    /// threads, and futures waiting for futures never deadlock it. Work that blocks on anything
+    /// else (a sleep, a pipe, a lock) holds its slot, so the futures' default stays ``blocking``
+    /// (the seed's futures stand for such work); ask for this one with `Future(on: .shared) { … }`.
+    public static let shared = JobPool(width: Platform.processorCount, threadName: "futurecore-jobs")
+
     private struct State {
         var width: Int
         var running = 0
@@ -33,9 +40,17 @@ public final class JobPool: Executor {
         @TaskLocal static var pool: JobPool?
     }
 
+    /// What its threads are called (at most 15 bytes show).
+    private let threadName: String
+
     /// - Parameter width: how many items run at once, at least 1.
-    public init(width: Int) {
+    public convenience init(width: Int) {
+        self.init(width: width, threadName: "futurecore-pool")
+    }
+
+    init(width: Int, threadName: String) {
         state = Locked(State(width: max(1, width)))
+        self.threadName = threadName
     }
 
     /// How many items run at once. Raising it starts queued items at once; lowering it lets running
@@ -78,7 +93,7 @@ public final class JobPool: Executor {
                 worker.handOff.withLock { $0 = work }
                 worker.wakeUp.signal()
             } else {
-                OSThread.detach(name: "futurecore-pool") { [self] in workerLoop(first: work) }
+                OSThread.detach(name: threadName) { [self] in workerLoop(first: work) }
             }
         }
     }

@@ -12,6 +12,9 @@ import Musl
 #endif
 
 enum Platform {
+    /// The processors online, at least 1.
+    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
     /// Starts `body` on a new detached thread named `name`. A thread that cannot start is a
     /// programming error of the process's limits, reported with the system's reason.
     static func startThread(name: String, _ body: @escaping @Sendable () -> Void) {
