@@ -188,3 +188,26 @@ private func succeeding(_ milliseconds: Int, _ value: Int) -> Eventual<Int, Boom
         #expect(await future.get() == true)
     }
 }
+
+@Suite struct FutureSequences {
+    @Test func completionsComeAsTheyResolveAndResultsInInputOrder() async {
+        let futures = [later(60, "slow"), later(1, "fast"), later(30, "middle")]
+        var completed: [String] = []
+        for await outcome in Future.completions(of: futures) { completed.append(outcome.get()) }
+        #expect(completed == ["fast", "middle", "slow"])
+        var ordered: [String] = []
+        for await outcome in Future.results(of: [later(60, "a"), later(1, "b"), later(30, "c")]) { ordered.append(outcome.get()) }
+        #expect(ordered == ["a", "b", "c"])
+        var none = 0
+        for await _ in Future<Int>.results(of: []) { none += 1 }
+        #expect(none == 0)
+    }
+
+    @Test func aCommandsLinesComeAsItWritesThemTheLastOneEvenWithoutANewline() async {
+        let run = ProcessEngine.shared.start(.shell("echo one; sleep 0.05; printf 'two\\nthree'"))
+        var lines: [String] = []
+        for await line in run.stdout.lines { lines.append(line) }
+        #expect(lines == ["one", "two", "three"])
+        #expect(await run.result.get().status == .exited(0))
+    }
+}
