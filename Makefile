@@ -20,7 +20,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
-.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall dist bench bench-quick bench-deps bench-remote bench-pipe bench-gnu bench-slurm bench-fast clean
+.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall dist bench bench-quick bench-deps bench-remote bench-pipe bench-gnu bench-slurm bench-fast bench-futures clean
 
 all: build
 
@@ -55,7 +55,7 @@ tools:
 
 ## The formatting rules of .swift-format, checked (swift format -i -r Sources Tests fixes most).
 lint:
-	$(SWIFT) format lint --strict -r Sources Tests Examples Package.swift
+	$(SWIFT) format lint --strict -r Sources Tests Examples bench/futurecore Package.swift
 
 ## The documentation (DocC) of FutureCore and FutureProcess into .build/docs/MODULE, from their
 ## symbols and catalogs; a warning fails.
@@ -146,6 +146,10 @@ bench-gnu: release
 ## Only trivial jobs, against GNU parallel 20260522's --fast, its default mode and xargs -P.
 bench-fast: release
 	FAST=1 bench/run.sh .build/release/futurerun
+
+## FutureCore beside Swift concurrency: promises, one future at a time, fan-outs (the release build).
+bench-futures: release
+	.build/release/futurecore-bench
 
 ## Only jobs as Slurm steps, against parallel srun (a private one-node cluster; root).
 bench-slurm: release

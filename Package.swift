@@ -29,6 +29,9 @@ let package = Package(
         .executableTarget(
             name: "futurecore-example", dependencies: ["FutureCore", "FutureProcess"], path: "Examples/FutureCoreExample",
             swiftSettings: strict),
+        // FutureCore beside Swift concurrency on the same work (make bench-futures).
+        .executableTarget(
+            name: "futurecore-bench", dependencies: ["FutureCore"], path: "bench/futurecore", swiftSettings: strict),
         // What every test target shares: scratch directories, quoting, polling against hangs.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(
