@@ -110,3 +110,26 @@ import Testing
         #expect(future.value)
     }
 }
+
+@Suite struct HelpWhileWaiting {
+    @Test func aReaderRunsAPoolFutureNoThreadHasBegunAndOtherExecutorsKeepTheirWork() {
+        // A pool of one slot, held: the future's work is queued, so only the reader can run it.
+        let pool = JobPool(width: 1)
+        let release = DispatchSemaphore(value: 0)
+        let holding = Future(on: pool) { release.wait() }
+        // The reader reads on a thread of its own, so that without help it would wait (in vain,
+        // until the slot frees) and this test sees that as a timeout rather than hang.
+        let read = Future(on: .blocking) { () -> Bool in
+            let reader = pthread_self()
+            return Future(on: pool) { pthread_equal(pthread_self(), reader) != 0 }.value
+        }
+        #expect(read.wait(timeout: .seconds(10)) == .success(true), "the reader ran the queued work itself")
+        release.signal()
+        holding.value
+        let reader = pthread_self()
+        // A serial queue's work stays on the queue (its exclusion is what the caller relies on).
+        let queue = DispatchQueue(label: "futurecore.test.serial")
+        let onQueue = Future(on: .queue(queue)) { pthread_equal(pthread_self(), reader) == 0 }
+        #expect(onQueue.value)
+    }
+}

@@ -23,8 +23,9 @@ extension Eventual where Value == Void, Failure == Never {
     /// it); cancelling it resolves it at once. For work later: `Future.after(.seconds(1)).map { … }`.
     public static func after(_ delay: Duration) -> Future<Void> {
         let promise = Promise<Void, Never>()
-        promise.future.armTimer(delay) { promise.succeed(()) }
-        promise.onCancel { promise.succeed(()) }
+        // Whichever comes first, the timer or a cancel, resolves it; the other finds it resolved.
+        promise.future.armTimer(delay) { promise.tryComplete(.success(())) }
+        promise.onCancel { promise.tryComplete(.success(())) }
         return promise.future
     }
 }

@@ -23,7 +23,9 @@ public typealias ThrowingFuture<Value: Sendable> = Eventual<Value, any Error>
 /// - An `Eventual` is resolved exactly once, by whichever thread finishes its work or completes its
 ///   ``Promise``. Its state sits behind a `Mutex`; callbacks are never run while that lock is held.
 /// - Blocking reads (`value`, ``wait()``, ``wait(timeout:)``) park the calling thread and are woken
-///   directly by the completing thread: no pool thread is needed to wake them. Called on a ``JobPool``
+///   directly by the completing thread: no pool thread is needed to wake them. A future's closure
+///   that no ``JobPool`` thread has begun yet is run by the reader itself instead (``value`` and
+///   ``wait()``; help-while-waiting). Called on a ``JobPool``
 ///   thread, they lend the thread's slot to the pool while parked, so futures on a bounded pool may wait
 ///   for each other without deadlock.
 /// - Callbacks run on the executor given at registration (default ``InlineExecutor``: on the
@@ -45,16 +47,22 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
     /// Tells this future's work that its result is no longer wanted. See ``cancel()``.
     public let cancellation: CancellationToken
 
+    /// The work of a future made from a closure, which a blocking read runs itself if no thread
+    /// has begun it yet.
+    private let unstartedWork: UnstartedWork?
+
     /// A pending future, to be completed through ``Promise`` or by the initialisers below.
-    init(cancellation: CancellationToken = CancellationToken()) {
+    init(cancellation: CancellationToken = CancellationToken(), unstartedWork: UnstartedWork? = nil) {
         self.state = Locked(.pending([]))
         self.cancellation = cancellation
+        self.unstartedWork = unstartedWork
     }
 
     /// A future that is already resolved. Does not block.
     public init(resolved outcome: Outcome) {
         self.state = Locked(.resolved(outcome))
         self.cancellation = CancellationToken()
+        self.unstartedWork = nil
     }
 
     /// Runs `body` on `executor` at once and resolves with what it returns or throws.
@@ -63,14 +71,28 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
     ///   - executor: where `body` runs; by default ``JobPool/blocking``, a thread of its own per
     ///     running future, since futures stand for protracted, blocking work that must overlap.
     ///   - body: the work; what it returns or throws resolves the future.
+    ///
+    /// On a ``JobPool`` (the default), a blocking read (`value`, ``wait()``) of the future before
+    /// any of the pool's threads has begun `body` runs `body` on the reading thread instead, which
+    /// then has nothing else to do: no thread is woken, and nobody waits to be woken
+    /// (help-while-waiting). Other executors keep their work (a serial queue's, the main queue's).
     public convenience init(
         on executor: any Executor = .blocking,
         _ body: @escaping @Sendable () throws(Failure) -> Value
     ) {
-        self.init()
-        executor.execute { [self] in
+        guard executor is JobPool else {
+            self.init()
+            executor.execute { [self] in
+                self.complete(Result { () throws(Failure) -> Value in try body() })
+            }
+            return
+        }
+        let work = UnstartedWork()
+        self.init(unstartedWork: work)
+        work.set { [self] in
             self.complete(Result { () throws(Failure) -> Value in try body() })
         }
+        executor.execute { work.runIfUnstarted() }
     }
 
     /// `Future(expensiveCall())`: evaluates the expression on `executor`, as the closure form does.
@@ -143,6 +165,9 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
                 "FutureCore: a blocking read of a future (value, wait) on the process engine's thread would deadlock; "
                     + "use onComplete, map or flatMap in callbacks that run there")
         }
+        // Work nobody has begun runs here, rather than this thread waiting for another to run it
+        // (not under a deadline, which the work could overrun).
+        if deadline == nil, unstartedWork?.runIfUnstarted() == true, let outcome { return outcome }
         let wakeUp = DispatchSemaphore(value: 0)
         whenComplete { _ in wakeUp.signal() }
         JobPool.lendingSlot {
