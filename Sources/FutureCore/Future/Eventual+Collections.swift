@@ -5,25 +5,12 @@ extension Eventual {
     /// otherwise. An empty list gives `[]`.
     public static func all(_ futures: [Eventual]) -> Eventual<[Value], Failure> {
         let next = Eventual<[Value], Failure>.derived(cancelling: futures)
-        guard !futures.isEmpty else {
-            next.complete(.success([]))
-            return next
-        }
-        let collected = Locked((values: [Value?](repeating: nil, count: futures.count), missing: futures.count))
-        for (index, future) in futures.enumerated() {
-            future.whenComplete { outcome in
-                switch outcome {
-                case .failure(let error):
-                    next.complete(.failure(error))
-                case .success(let value):
-                    let done: [Value]? = collected.withLock { state in
-                        state.values[index] = value
-                        state.missing -= 1
-                        return state.missing == 0 ? state.values.map { $0! } : nil
-                    }
-                    if let done { next.complete(.success(done)) }
-                }
-            }
+        gather(futures) { outcome in
+            if case .failure(let error) = outcome { next.complete(.failure(error)) }
+        } whenAll: { outcomes in
+            // Every one succeeded, or a failure has resolved `next` already.
+            let values = outcomes.compactMap { try? $0.get() }
+            if values.count == outcomes.count { next.complete(.success(values)) }
         }
         return next
     }
@@ -35,22 +22,32 @@ extension Eventual {
     ///     for (host, result) in zip(hosts, Future.allSettled(checks).value) { … }
     public static func allSettled(_ futures: [Eventual]) -> Future<[Outcome]> {
         let next = Future<[Outcome]>.derived(cancelling: futures)
-        guard !futures.isEmpty else {
-            next.complete(.success([]))
-            return next
+        gather(futures) { _ in
+        } whenAll: {
+            next.complete(.success($0))
         }
+        return next
+    }
+
+    /// Hands each outcome of `futures` to `each` as it comes, then all of them, in the order of
+    /// `futures`, to `whenAll` once the last has come (at once for none).
+    private static func gather(
+        _ futures: [Eventual], each: @escaping @Sendable (Outcome) -> Void,
+        whenAll: @escaping @Sendable ([Outcome]) -> Void
+    ) {
+        guard !futures.isEmpty else { return whenAll([]) }
         let collected = Locked((outcomes: [Outcome?](repeating: nil, count: futures.count), missing: futures.count))
         for (index, future) in futures.enumerated() {
             future.whenComplete { outcome in
+                each(outcome)
                 let done: [Outcome]? = collected.withLock { state in
                     state.outcomes[index] = outcome
                     state.missing -= 1
                     return state.missing == 0 ? state.outcomes.map { $0! } : nil
                 }
-                if let done { next.complete(.success(done)) }
+                if let done { whenAll(done) }
             }
         }
-        return next
     }
 
     /// What a combinator that waits for one of `futures` gives for none: ``FutureError/noFutures``
