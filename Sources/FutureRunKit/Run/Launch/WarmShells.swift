@@ -3,8 +3,8 @@ import FutureProcess
 import Glibc
 
 /// Warm shells: one long-lived shell per slot, started with the slot's first job that fits one
-/// (``WarmShellFit``), reading the slot's jobs as script on its stdin. A job run there costs no
-/// exec of the shell: a builtin costs no process at all, a program one fork and its exec. Each job
+/// (``WarmShellFit``), reading the slot's jobs through a pipe (``WarmShellScript``). A job run
+/// there costs no exec of the shell: a builtin costs no process, a program one fork. Each job
 /// is a ``RelayedRun`` whose output and end come framed on the shell's stdout and stderr
 /// (``SlotFrames``, as `--slurm-slots` frames a slot's jobs): its own stdout and stderr, its exit
 /// status, its start and end. A job that does not fit one is spawned as before.
