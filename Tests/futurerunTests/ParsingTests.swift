@@ -211,4 +211,14 @@ import Testing
         #expect(result.status == .exited(0), "\(String(decoding: result.stderr.bytes(), as: UTF8.self))")
         #expect(output.contains("--colsep") && output.contains("--color"), "\(output)")
     }
+
+    @Test func bashOffersFilesAfterTheTemplateNotCommands() throws {
+        try #require(access("/usr/bin/bash", X_OK) == 0, "bash is not installed")
+        let script = quoted(packageRoot() + "/completions/futurerun.bash")
+        let line =
+            "cd \(quoted(packageRoot())) && source \(script); COMP_WORDS=(futurerun --each 'gzip {}' Packa);"
+            + " COMP_CWORD=3; _futurerun; echo \"${COMPREPLY[@]}\""
+        let result = Command(["/usr/bin/bash", "-c", line]).run().value
+        #expect(String(decoding: result.stdout.bytes(), as: UTF8.self) == "Package.swift\n")
+    }
 }

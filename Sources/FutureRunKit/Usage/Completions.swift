@@ -30,6 +30,11 @@ enum Completions {
                 case $prev in
             \(cases.joined(separator: "\n"))
                 esac
+                # After --each TEMPLATE every word is an argument, usually a file.
+                local i
+                for ((i = 1; i < COMP_CWORD - 1; i++)); do
+                    [[ ${COMP_WORDS[i]} == --each ]] && { COMPREPLY=($(compgen -f -- "$cur")); return; }
+                done
                 if [[ $cur == -* ]]; then
                     COMPREPLY=($(compgen -W "\(words)" -- "$cur"))
                 else
