@@ -61,7 +61,7 @@ complete -c futurerun -l line-buffer -l linebuffer -l line-buffered -l lb -d 'pr
 complete -c futurerun -s u -l ungroup -d 'print output as it is read, half lines too (GNU parallel\'s -u)'
 complete -c futurerun -l files -l output-as-files -l outputasfiles -d 'save each job\'s stdout in a file and print its name (GNU parallel\'s --files)'
 complete -c futurerun -l names -x -d 'labels for the jobs'
-complete -c futurerun -l quiet-success -d 'show only failed jobs\' output; replay their last lines at the end'
+complete -c futurerun -l quiet-success -d 'failures and the summary only'
 complete -c futurerun -l color -l colour -x -a 'auto always never' -d 'auto (default), always or never; NO_COLOR is honoured'
 complete -c futurerun -l progress -l bar -l eta -d 'a live progress line on stderr (by default when stderr is a terminal)'
 complete -c futurerun -l no-progress -d 'no progress line'

@@ -94,6 +94,9 @@ import Testing
         #expect(run.out.contains("bad-output"))
         let lines = run.errLines
         #expect(lines.suffix(3) == ["── bad failed; its last lines:", "  bad-output", "  reason"])
+        // No line for the job that succeeded: failures and the summary only.
+        #expect(!lines.contains { $0.hasPrefix("ok ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("FAIL [2/2] bad") } && lines.contains { $0.hasPrefix("2 jobs in ") }, "\(lines)")
     }
 
     @Test func controlCharactersInLabelsNeverReachTheTerminal() {

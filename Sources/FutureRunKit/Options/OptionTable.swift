@@ -666,8 +666,11 @@ extension OptionDeclaration {
             }),
         .init(
             ["quiet-success"], example: "--quiet-success", section: .output,
-            help: ["show only failed jobs' output; replay their last lines at the end"],
-            manual: "Show only failed jobs' output; after the summary, replay each failed job's last 20 lines.",
+            help: ["failures and the summary only: no line or output for a job that succeeds"],
+            manual: """
+                Failures and the summary only: a job that succeeds shows neither its output nor its \
+                status line; after the summary, each failed job's last 20 lines are replayed.
+                """,
             effect: { parsed, _ throws(UsageError) in parsed.options.quietSuccess = true }),
         .init(
             ["color", "colour"], value: .words("WHEN", ["auto", "always", "never"]), example: "--color never",

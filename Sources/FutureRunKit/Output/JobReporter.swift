@@ -114,7 +114,8 @@ final class JobReporter {
             groupOpen = false
         }
         guard outcome.status != .notStarted else { return }
-        if !settings.quiet {
+        // --quiet-success: failures and the summary only.
+        if !settings.quiet, !(settings.quietSuccess && !outcome.status.isFailure) {
             try console.say(StatusLine.format(outcome, total: source.knownTotal, style: style, width: console.width))
         } else if case .unrunnable(let reason) = outcome.status {
             // Quiet hides the jobs' lines, never why one could not run: no job output says it.
