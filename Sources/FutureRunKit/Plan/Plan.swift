@@ -235,8 +235,6 @@ struct Plan {
         return words
     }
 
-    /// The descriptor to read job lines or arguments from, opened now so that a missing file is
-    /// an error before anything runs.
     /// What to say when the jobs, arguments or `--pipe` input would be typed on the terminal (as
     /// GNU parallel warns): what futurerun waits for, how to end it, and what was maybe forgotten.
     static func terminalNotice(_ source: Options.Source) -> String {
@@ -252,6 +250,8 @@ struct Plan {
         }
     }
 
+    /// The descriptor to read job lines or arguments from, opened now so that a missing file is
+    /// an error before anything runs.
     private static func openInput(_ source: Options.Source) throws(UsageError) -> Int32? {
         let file: String?
         switch source {
