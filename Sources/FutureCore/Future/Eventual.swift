@@ -24,7 +24,7 @@ public typealias ThrowingFuture<Value: Sendable> = Eventual<Value, any Error>
 ///   ``Promise``. Its state sits behind a `Mutex`; callbacks are never run while that lock is held.
 /// - Blocking reads (`value`, ``wait()``, ``wait(timeout:)``) park the calling thread and are woken
 ///   directly by the completing thread: no pool thread is needed to wake them. A future's closure
-///   that no ``JobPool`` thread has begun yet is run by the reader itself instead (``value`` and
+///   that no ``JobPool`` thread has begun yet is run by the reader itself instead (`value` and
 ///   ``wait()``; help-while-waiting). Called on a ``JobPool``
 ///   thread, they lend the thread's slot to the pool while parked, so futures on a bounded pool may wait
 ///   for each other without deadlock.
