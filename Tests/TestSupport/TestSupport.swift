@@ -49,7 +49,8 @@ public func readText(_ path: String) -> String? {
 
 /// The whole file's bytes, or `nil` if it cannot be read.
 public func readFile(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "r") else { return nil }
+    // "e": close-on-exec, so that a child spawned meanwhile by another test inherits nothing.
+    guard let file = fopen(path, "re") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)

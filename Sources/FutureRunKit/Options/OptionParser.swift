@@ -351,7 +351,10 @@ struct OptionParser {
     }
 
     /// Options that make sense only together with others.
-    private func checkCombinations() throws(UsageError) {
+    private mutating func checkCombinations() throws(UsageError) {
+        // GNU's `-k --line-buffer`: the oldest job streams, the rest wait their turn, which is
+        // futurerun's ordered output.
+        if parsed.options.keepOrder, parsed.options.live, parsed.options.liveMode == .lines { parsed.options.live = false }
         let options = parsed.options
         if options.shuffle, let resume = options.resume { throw .conflictingOptions("--shuf", resume.option) }
         try checkPipeCombinations()

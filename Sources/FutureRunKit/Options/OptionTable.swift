@@ -588,9 +588,13 @@ extension OptionDeclaration {
     private static let output: [OptionDeclaration] = [
         .init(
             ["keep-order"], short: "k", example: "-k", section: .output,
-            help: ["output in input order: always so (accepted for GNU parallel's habit)"],
-            manual: "Output in input order. It always is; the option is accepted as GNU parallel's users type it.",
-            effect: { _, _ throws(UsageError) in }),
+            help: ["output in input order: always so; with --line-buffer, too (as GNU parallel's -k)"],
+            manual: """
+                Output in input order. It always is; the option is accepted as GNU parallel's users \
+                type it. With `--line-buffer` it keeps the order too, as in GNU parallel: the oldest \
+                job's lines come as it writes them, the others' when it is their turn.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.keepOrder = true }),
         .init(
             ["quiet"], short: "q", example: "-q", section: .output,
             help: ["no status lines, no summary"],

@@ -91,6 +91,8 @@ struct Options: Sendable, Equatable {
     /// With `--live`: whole lines with `[label]`; `--line-buffer`: whole lines as they are; `-u`:
     /// bytes as they are read.
     var liveMode: LivePrinter.Mode = .labeledLines
+    /// `-k` was given: with `--line-buffer`, lines keep the input order (GNU parallel's `-k --lb`).
+    var keepOrder = false
 
     /// Which side of an argument `--trim` takes blanks from.
     enum Trim: Sendable, Equatable {
