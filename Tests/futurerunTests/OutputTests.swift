@@ -86,19 +86,6 @@ import Testing
         #expect(summary.last?.hasPrefix("slowest: sleep 0.2 2") == true)
     }
 
-    @Test func aJobFilesStatusLinesCountAgainstItsTotalFromTheFirst() {
-        // The first job ends at once; it used to race the reading of the rest ([1] or [1/3]).
-        let scratch = Scratch()
-        scratch.write("jobs.txt", "true\nsleep 0.05\nsleep 0.05\n")
-        for _ in 1...5 {
-            let run = futurerun(["-j2"], shellSuffix: " < \(quoted(scratch.file("jobs.txt")))")
-            #expect(
-                run.errLines.filter { $0.hasPrefix("ok ") }.map { String($0.dropFirst(5).prefix(5)) } == [
-                    "[1/3]", "[2/3]", "[3/3]",
-                ], "\(run.err)")
-        }
-    }
-
     @Test func quietSuccessShowsOnlyFailuresAndReplaysTheirEndAtTheBottom() {
         let run = futurerun([
             "--quiet-success", "--names", "good,bad", "echo good-output", ":::", "echo bad-output; echo reason >&2; exit 4",

@@ -183,17 +183,8 @@ final class JobSource: JobOrigin {
         state = Locked(State(generator: generator))
         // GNU's total_jobs() in a Perl expression needs the whole input first, as in GNU parallel.
         let needsTotal = [template, tagTemplate].contains { $0?.perlUses("total_jobs") == true }
-        // A small file is read whole at once too: its total is then known before the first job
-        // ends, so every status line counts [k/N]. A pipe's total is known when it ends.
-        let smallFile = input.map { Self.isSmallFile($0) } ?? false
-        if options.shuffle || (knownTotal == nil && (needsTotal || smallFile)) { readAll(shuffled: options.shuffle) }
+        if options.shuffle || (needsTotal && knownTotal == nil) { readAll(shuffled: options.shuffle) }
         try checkKnownGraph(state.withLock { $0.generator })
-    }
-
-    /// Whether `descriptor` is a regular file of at most 1 MiB.
-    private static func isSmallFile(_ descriptor: Int32) -> Bool {
-        var info = stat()
-        return fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size <= 1 << 20
     }
 
     /// Reads the whole input now, so that the total is known; `shuffled` (`--shuf`): hands its
