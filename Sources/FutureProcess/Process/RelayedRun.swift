@@ -21,16 +21,6 @@ public final class RelayedRun: Sendable {
         promise.onCancel(onCancel)
     }
 
-    /// Whether its output waits for spill space: what is relayed now would only be held in memory.
-    /// Relay more once ``retryAfterSpaceShortage()`` has cleared it.
-    public var isWaitingForSpace: Bool { stdout.isWaitingForSpace || stderr.isWaitingForSpace }
-
-    /// Tries again to spill what waits for space.
-    public func retryAfterSpaceShortage() {
-        stdout.retryAfterSpaceShortage()
-        stderr.retryAfterSpaceShortage()
-    }
-
     /// More of the job's stdout or stderr. Any thread, in order.
     public func append(stdout bytes: [UInt8]) { append(bytes, to: stdout) }
     public func append(stderr bytes: [UInt8]) { append(bytes, to: stderr) }

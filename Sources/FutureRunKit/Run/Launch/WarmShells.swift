@@ -1,4 +1,3 @@
-import Dispatch
 import FutureCore
 import FutureProcess
 import Glibc
@@ -23,8 +22,6 @@ final class WarmShells: Sendable {
         /// The job's status, once its stdout's frame has ended.
         var status: Int32?
         var stderrEnded = false
-        /// A look for spill space is due: the job's output waits for it.
-        var spaceRetryDue = false
     }
 
     let fit: WarmShellFit
@@ -115,7 +112,6 @@ final class WarmShells: Sendable {
     /// ends. `ending`: the shell is gone, so what its frames held back is the job's too. On the
     /// engine's thread.
     private func pump(slot: Int, ending: Bool) {
-        if !ending, waitsForSpace(slot: slot) { return }
         let finished = shells.withLock { shells -> (RelayedRun, Int32)? in
             guard var shell = shells[slot] else { return nil }
             defer { shells[slot] = shell }
@@ -136,26 +132,6 @@ final class WarmShells: Sendable {
             return (job, status)
         }
         if let (job, status) = finished { job.finish(.exited(status)) }
-    }
-
-    /// Whether the slot's job's output waits for spill space. Then nothing is relayed: the rest
-    /// stays with the shell's own output, which waits for space in turn and leaves the shell
-    /// blocked on its pipe, as a job of its own would be; the space is looked for again every
-    /// 100 ms (on a timer, once at a time).
-    private func waitsForSpace(slot: Int) -> Bool {
-        let due = shells.withLock { shells -> RelayedRun? in
-            guard let job = shells[slot]?.job, job.isWaitingForSpace else { return nil }
-            if shells[slot]?.spaceRetryDue == true { return nil }
-            shells[slot]?.spaceRetryDue = true
-            return job
-        }
-        guard let job = due else { return shells.withLock { $0[slot]?.job?.isWaitingForSpace == true } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
-            shells.withLock { $0[slot]?.spaceRetryDue = false }
-            job.retryAfterSpaceShortage()
-            pump(slot: slot, ending: false)
-        }
-        return true
     }
 
     /// The slot's shell ended (its input closed at the end, a stop, or a job that ended it): a
