@@ -83,9 +83,16 @@ import Testing
     }
 
     @Test func theLoadLeavesOutFuturerunsOwnThreads() throws {
-        let all = try #require(RunnableThreads.count(excluding: 0))
-        let others = try #require(RunnableThreads.count())
-        #expect(others <= all)
+        // Two scans of the machine a moment apart: other processes' threads come and go between
+        // them (CI: 3 against 1), so a few pairs are taken; leaving threads out never adds one.
+        var pairs: [(others: Int, all: Int)] = []
+        for _ in 1...20 {
+            let all = try #require(RunnableThreads.count(excluding: 0))
+            let others = try #require(RunnableThreads.count())
+            pairs.append((others, all))
+            if others <= all { break }
+        }
+        #expect(pairs.contains { $0.others <= $0.all }, "\(pairs)")
     }
 
     @Test func aJobsValueThatIsNoNumberIsAFile() throws {
