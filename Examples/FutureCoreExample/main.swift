@@ -7,9 +7,11 @@ import FutureProcess
 if CommandLine.arguments.dropFirst().first == "blocking-in-a-callback" {
     // The callback runs on the engine's thread, which also resolves `later`: waiting there for it
     // would hang for ever, so FutureCore stops the program and says why.
+    // `gate` ends after its callback is registered, so the callback runs on the engine's thread.
     let later = Command.shell("sleep 10; echo later").run()
+    let gate = Command.shell("sleep 0.5").run()
     let done = Promise<String, Never>()
-    Command.shell("true").run().onSuccess { _ in done.succeed(String(decoding: later.value.stdout.bytes(), as: UTF8.self)) }
+    gate.onSuccess { _ in done.succeed(String(decoding: later.value.stdout.bytes(), as: UTF8.self)) }
     print(done.future.value)
 }
 

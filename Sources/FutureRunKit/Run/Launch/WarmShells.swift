@@ -115,23 +115,32 @@ final class WarmShells: Sendable {
         let finished = shells.withLock { shells -> (RelayedRun, Int32)? in
             guard var shell = shells[slot] else { return nil }
             defer { shells[slot] = shell }
-            for piece in shell.stdout.feed(shell.run.stdout.consume()) + (ending ? shell.stdout.rest() : []) {
-                switch piece {
-                case .stdout(let bytes), .stderr(let bytes): shell.job?.append(stdout: bytes)
-                case .end(let status): shell.status = status
-                }
+            // A read's worth at a time: a job's big output is never copied whole on its way.
+            while case let bytes = shell.run.stdout.consume(maxCount: 1 << 16), !bytes.isEmpty {
+                for piece in shell.stdout.feed(bytes) { relay(piece, of: &shell, stderr: false) }
             }
-            for piece in shell.stderr.feed(shell.run.stderr.consume()) + (ending ? shell.stderr.rest() : []) {
-                switch piece {
-                case .stdout(let bytes), .stderr(let bytes): shell.job?.append(stderr: bytes)
-                case .end: shell.stderrEnded = true
-                }
+            while case let bytes = shell.run.stderr.consume(maxCount: 1 << 16), !bytes.isEmpty {
+                for piece in shell.stderr.feed(bytes) { relay(piece, of: &shell, stderr: true) }
+            }
+            if ending {
+                for piece in shell.stdout.rest() { relay(piece, of: &shell, stderr: false) }
+                for piece in shell.stderr.rest() { relay(piece, of: &shell, stderr: true) }
             }
             guard let job = shell.job, let status = shell.status, shell.stderrEnded else { return nil }
             (shell.job, shell.status, shell.stderrEnded) = (nil, nil, false)
             return (job, status)
         }
         if let (job, status) = finished { job.finish(.exited(status)) }
+    }
+
+    /// Hands `piece` of the shell's stdout or `stderr` on to its job, or notes the frame's end.
+    private func relay(_ piece: SlotFrames.Piece, of shell: inout Shell, stderr: Bool) {
+        switch piece {
+        case .stdout(let bytes), .stderr(let bytes):
+            if stderr { shell.job?.append(stderr: bytes) } else { shell.job?.append(stdout: bytes) }
+        case .end(let status):
+            if stderr { shell.stderrEnded = true } else { shell.status = status }
+        }
     }
 
     /// The slot's shell ended (its input closed at the end, a stop, or a job that ended it): a
