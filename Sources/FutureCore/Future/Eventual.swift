@@ -80,15 +80,8 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
         on executor: any Executor = .blocking,
         _ body: @escaping @Sendable () throws(Failure) -> Value
     ) {
-        guard executor is JobPool else {
-            self.init()
-            executor.execute { [self] in
-                self.complete(Result { () throws(Failure) -> Value in try body() })
-            }
-            return
-        }
         let work = UnstartedWork()
-        self.init(unstartedWork: work)
+        self.init(unstartedWork: executor is JobPool ? work : nil)
         work.set { [self] in
             self.complete(Result { () throws(Failure) -> Value in try body() })
         }
