@@ -20,7 +20,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
-.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall dist bench bench-quick bench-deps bench-remote bench-pipe bench-gnu bench-slurm bench-fast bench-futures clean
+.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall dist bench bench-quick bench-deps bench-remote bench-pipe bench-gnu bench-slurm bench-fast bench-cache bench-futures clean
 
 all: build
 
@@ -146,6 +146,10 @@ bench-gnu: release
 ## Only trivial jobs, against GNU parallel 20260522's --fast, its default mode and xargs -P.
 bench-fast: release
 	FAST=1 bench/run.sh .build/release/futurerun
+
+## Only --cache: 1,000 jobs with an empty cache and with a full one (no process starts), and xargs -P.
+bench-cache: release
+	CACHE=1 bench/run.sh .build/release/futurerun
 
 ## FutureCore beside Swift concurrency: promises, one future at a time, fan-outs (the release build).
 bench-futures: release

@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "_CFutureShims"),
         .target(name: "FutureCore", swiftSettings: strict),
         .target(name: "FutureProcess", dependencies: ["FutureCore", "_CFutureShims"], swiftSettings: strict),
-        .target(name: "FutureRunKit", dependencies: ["FutureCore", "FutureProcess"], swiftSettings: strict),
+        .target(name: "FutureRunKit", dependencies: ["FutureCore", "FutureProcess", "_CFutureShims"], swiftSettings: strict),
         .executableTarget(name: "futurerun", dependencies: ["FutureRunKit"], swiftSettings: strict),
         // `make generate`: the completions and the man page's options, rendered from the option table.
         .executableTarget(name: "generate-usage", dependencies: ["FutureRunKit"], swiftSettings: strict),
@@ -40,6 +40,7 @@ let package = Package(
             name: "FutureRunKitTests", dependencies: ["FutureRunKit", "FutureProcess", "TestSupport"], exclude: ["Expected"],
             swiftSettings: strict
         ),
-        .testTarget(name: "futurerunTests", dependencies: ["futurerun", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "futurerunTests", dependencies: ["futurerun", "TestSupport"], exclude: ["Schemas"], swiftSettings: strict),
     ]
 )

@@ -19,6 +19,9 @@
 #   FAST=1    only trivial jobs against GNU parallel 20260522's --fast: FAST_N (20000) `echo {}` and
 #             FAST_N/4 `/bin/true {}`, beside GNU's default mode and xargs -P; then 1,000,000 `echo`
 #             jobs (FAST_MILLION) for their time and peak memory
+#   CACHE=1   only --cache: CACHE_N (1000) jobs, each gzip of an input file of its own, run
+#             cold (an empty cache) and warm (every entry there: no process starts), beside the
+#             same jobs under xargs -P
 #   N=5000 ROUNDS=5 J=2 BIG=100000   sizes for the full run (several minutes, GNU parallel is most)
 set -euo pipefail
 FR=$(realpath "${1:?usage: bench/run.sh FUTURERUN_BINARY}")
@@ -216,6 +219,24 @@ fast() {
   awk -v m="$million" '$1 == "million" { printf "%d echo jobs: %.1f s (%.1f us a job), peak %.1f MiB\n", m, $3, $3 / m * 1e6, $4 / 1024 }' "$WORK/data"
 }
 if [[ ${FAST:-0} == 1 ]]; then fast; exit 0; fi
+
+# --cache: the same jobs with an empty cache (each round starts one afresh) and with a full one.
+cache() {
+  local n=${CACHE_N:-1000}
+  mkdir -p "$WORK/in"
+  for i in $(seq "$n"); do head -c 4096 /dev/urandom >"$WORK/in/$i"; done
+  seq "$n" >"$WORK/cache-args"
+  echo
+  echo "## --cache at -j$J: $n jobs 'gzip -c in/{} | wc -c', inputs of 4 KiB"
+  "$FR" -q -j$J --cache "$WORK/warm" --cache-input 'in/{}' -a "$WORK/cache-args" --each "gzip -c $WORK/in/{} | wc -c" >/dev/null
+  rounds "cold=rm -rf $WORK/cold; cd $WORK && $FR -q -j$J --cache cold --cache-input 'in/{}' -a cache-args --each 'gzip -c in/{} | wc -c'" \
+    "warm=cd $WORK && $FR -q -j$J --cache warm --cache-input 'in/{}' -a cache-args --each 'gzip -c in/{} | wc -c'" \
+    "xargs=cd $WORK/in && xargs -P$J -I{} sh -c 'gzip -c {} | wc -c' < $WORK/cache-args"
+  for label in cold warm xargs; do printf '%-6s %8.3f s  peak %6.1f MiB\n' "$label" "$(wall "$label")" "$(rss "$label")"; done
+  echo "warm / cold     $(ratio warm cold)  (rounds $(spread warm cold))"
+  echo "cold / xargs    $(ratio cold xargs)  (rounds $(spread cold xargs))"
+}
+if [[ ${CACHE:-0} == 1 ]]; then cache; exit 0; fi
 
 # Jobs as Slurm steps: a private one-node cluster (munged, slurmctld, slurmd in $WORK, the node
 # claiming 8 CPUs), $SLURM_N trivial jobs in an allocation of 4 CPUs: futurerun --slurm against

@@ -34,6 +34,11 @@ _futurerun() {
         --env) COMPREPLY=(); return ;;
         --shard) COMPREPLY=($(compgen -W "auto 1/2 2/2" -- "$cur")); return ;;
         --shard-timings) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --rerun-failed) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --cache) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --cache-env) COMPREPLY=(); return ;;
+        --cache-input) COMPREPLY=(); return ;;
+        --cache-max) COMPREPLY=(); return ;;
         --tagstring|--tag-string) COMPREPLY=(); return ;;
         --names) COMPREPLY=(); return ;;
         --color|--colour) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
@@ -50,7 +55,7 @@ _futurerun() {
         [[ ${COMP_WORDS[i]} == --each ]] && { COMPREPLY=($(compgen -f -- "$cur")); return; }
     done
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "-a --arg-file --each --link --xapply -0 --null --plus --header --pipe --spreadstdin --pipe-part --pipepart --block --block-size --recend --recstart --regexp --shuf -I --replace -d --delimiter -E --eof -n -N --max-args --max-replace-args --xargs -m --multiple -X --multiple-context --colsep --trim -j -P --jobs --max-procs --shell --fast --nice -C --workdir --wd --timeout --grace --retries --memfree --memsuspend --load --fail-fast --halt --halt-on-error --delay -r --no-run-if-empty --gnu --will-cite --no-notice --citation --bibtex --dry-run --dryrun --slurm --slurm-slots --slurm-cpus --slurm-rate -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed -k --keep-order -q --quiet -v --verbose --tag --tagstring --tag-string --live --line-buffer --linebuffer --line-buffered --lb -u --ungroup --files --output-as-files --outputasfiles --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --jl --json --junit --results --res --timeline -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-a --arg-file --each --link --xapply -0 --null --plus --header --pipe --spreadstdin --pipe-part --pipepart --block --block-size --recend --recstart --regexp --shuf -I --replace -d --delimiter -E --eof -n -N --max-args --max-replace-args --xargs -m --multiple -X --multiple-context --colsep --trim -j -P --jobs --max-procs --shell --fast --nice -C --workdir --wd --timeout --grace --retries --memfree --memsuspend --load --fail-fast --halt --halt-on-error --delay -r --no-run-if-empty --gnu --will-cite --no-notice --citation --bibtex --dry-run --dryrun --slurm --slurm-slots --slurm-cpus --slurm-rate -S --hosts --sshlogin --hosts-file --sshloginfile --slf --ssh --env --shard --shard-timings --resume --resume-failed --rerun-failed --cache --cache-env --cache-input --cache-failures --cache-max --explain -k --keep-order -q --quiet -v --verbose --tag --tagstring --tag-string --live --line-buffer --linebuffer --line-buffered --lb -u --ungroup --files --output-as-files --outputasfiles --names --quiet-success --color --colour --progress --bar --eta --no-progress --ci --joblog --jl --json --junit --results --res --timeline -h --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -c -- "$cur"))
     fi

@@ -75,11 +75,11 @@ public enum FutureRun {
         let notices = Notices()
         let scheduler = Scheduler(
             settings: plan.schedulerSettings, source: plan.source, launcher: plan.makeLauncher(notices: notices),
-            notices: notices, notify: notify)
+            notices: notices, cache: plan.cache, notify: notify)
         let console = Console(out: .output, err: .error, style: plan.style, progress: plan.showsProgress)
         let reporter = JobReporter(
             console: console, settings: plan.reporterSettings, reports: plan.reports, source: plan.source,
-            running: { scheduler.runningJobs() }, notices: { scheduler.takeNotices() })
+            cache: plan.cache.map(CacheRecorder.init), running: { scheduler.runningJobs() }, notices: { scheduler.takeNotices() })
         for notice in plan.startNotices + (plan.widthNotice.map { [$0] } ?? []) { try? console.say("futurerun: " + notice) }
         ProcessEngine.shared.startGuardian()
         scheduler.start()

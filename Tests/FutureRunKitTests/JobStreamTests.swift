@@ -38,11 +38,44 @@ import Testing
         let joblog =
             JobLogFormat.header + "1\t:\t0\t0.1\t0\t0\t0\t0\t@a true\n" + "2\t:\t0\t0.1\t0\t0\t1\t0\tfalse\n"
         let commands = ["@a true", "false", "true"]
-        let done = ResumedJobs(try source(commands), log: ResumeLog(mode: .done, joblog: joblog))
+        let doneLog = ResumeLog(mode: .done, joblog: joblog)
+        let done = ResumedJobs(try source(commands)) { doneLog.skip($0.number) }
         #expect(drain(done).map(\.number) == [3])
         #expect(done.takeSettled().map(\.name) == ["a"] && done.takeSettled().isEmpty, "each said once")
-        let failed = ResumedJobs(try source(commands), log: ResumeLog(mode: .failed, joblog: joblog))
+        let failedLog = ResumeLog(mode: .failed, joblog: joblog)
+        let failed = ResumedJobs(try source(commands)) { failedLog.skip($0.number) }
         #expect(drain(failed).map(\.number) == [2, 3], "--resume-failed runs the failed job again")
+    }
+
+    @Test func rerunFailedTakesTheUnionOfJUnitAndJoblogFailures() throws {
+        var rerun = RerunList()
+        let junit = """
+            <testsuites><testsuite name="futurerun shard 1/2">
+            <testcase name="a" classname="futurerun" time="0.1">
+            <system-out></system-out></testcase>
+            <testcase name="b &amp; c" classname="futurerun" time="0.1">
+            <failure message="exit 1" type="failure">x</failure></testcase>
+            <testcase name="flaky" classname="futurerun" time="0.1">
+            <flakyFailure message="exit 1" type="failure"><stackTrace>x</stackTrace></flakyFailure></testcase>
+            <testcase name="stopped" classname="futurerun" time="0.1"><error message="stopped" type="stopped"/></testcase>
+            <testcase name="never" classname="futurerun" time="0"><skipped message="not started"/></testcase>
+            <testcase name="self-closed" time="0"/>
+            </testsuite></testsuites>
+            """
+        let readJUnit = rerun.add(report: junit)
+        #expect(readJUnit)
+        #expect(rerun.names == ["b & c", "stopped", "never"])
+        let joblog =
+            JobLogFormat.header + "4\t:\t0\t0.1\t0\t0\t2\t0\tx\n" + "5\t:\t0\t0.1\t0\t0\t0\t9\ty\n"
+            + "6\t:\t0\t0.1\t0\t0\t1\t0\tz\n" + "6\t:\t0\t0.1\t0\t0\t0\t0\tz\n"
+        let readJoblog = rerun.add(report: joblog)
+        #expect(readJoblog)
+        #expect(rerun.numbers == [4, 5], "the last line for a number wins")
+        let readJSON = rerun.add(report: "{\"number\":1}")
+        #expect(!readJSON, "neither format")
+        let list = rerun
+        let jobs = drain(ResumedJobs(try source(["a", "b & c", "true", "x", "y"])) { list.reruns($0) ? nil : .succeeded })
+        #expect(jobs.map(\.number) == [2, 4, 5])
     }
 
     @Test func aShardKeepsItsShareAndJobsThatWaitForEachOtherTogether() throws {

@@ -27,9 +27,9 @@ public final class Scratch {
 
     public func exists(_ name: String) -> Bool { access(file(name), F_OK) == 0 }
 
-    /// The names in the directory, without `.` and `..`.
-    public func entries() -> [String] {
-        guard let directory = opendir(path) else { return [] }
+    /// The names in the directory (or in `folder` inside it), without `.` and `..`.
+    public func entries(_ folder: String? = nil) -> [String] {
+        guard let directory = opendir(folder.map(file) ?? path) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {

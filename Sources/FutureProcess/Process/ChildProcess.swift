@@ -85,9 +85,7 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         var signals = sigset_t()
         fc_sigset_empty(&signals)
         for signal in resetSignals { fc_sigset_add(&signals, signal) }
-        var timestamp = timespec()
-        clock_gettime(CLOCK_REALTIME, &timestamp)
-        startTime = Double(timestamp.tv_sec) + Double(timestamp.tv_nsec) / 1e9
+        startTime = CommandResult.unixTimeNow()
 
         var arguments = command.argumentBytes
         arguments[0] = Array(program.utf8)

@@ -1,4 +1,5 @@
 import FutureCore
+import Glibc
 
 /// How a command ended. A non-zero exit is a normal outcome, not an error.
 public enum TerminationStatus: Sendable, Equatable, Hashable {
@@ -49,4 +50,11 @@ public struct CommandResult: Sendable {
     public var processID: Int32
 
     public var succeeded: Bool { status.succeeded }
+
+    /// The time now, as Unix time in seconds: what ``startTime`` holds.
+    package static func unixTimeNow() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
 }

@@ -38,6 +38,35 @@ public struct CommandRun: Sendable {
         return CommandRun(stdout: finished.stdout, stderr: finished.stderr, result: result, spawned: true)
     }
 
+    /// Whether this is a ``replayed(stdout:stderr:status:)`` run: a job's output shown
+    /// as if it had run.
+    package var isReplay: Bool { !spawned && result.outcome?.get().processID == -1 }
+
+    /// The run of a command whose end is already known (kept by a cache from an earlier run): this
+    /// output, this status, no process (``CommandResult/processID`` -1, as another's run), zero times.
+    package static func replayed(
+        stdout stdoutBytes: [UInt8], stderr stderrBytes: [UInt8], status: TerminationStatus
+    ) -> CommandRun {
+        let stdout = CapturedOutput(memoryLimit: stdoutBytes.count, spillDirectory: "/")
+        let stderr = CapturedOutput(memoryLimit: stderrBytes.count, spillDirectory: "/")
+        if !stdoutBytes.isEmpty { stdout.append(stdoutBytes) }
+        if !stderrBytes.isEmpty { stderr.append(stderrBytes) }
+        stdout.finish()
+        stderr.finish()
+        var exitCode: Int32?
+        var signal: Int32?
+        switch status {
+        case .exited(let code): exitCode = code
+        case .signaled(let number): signal = number
+        default: break
+        }
+        let result = CommandResult(
+            status: status, exitCode: exitCode, signal: signal, startTime: CommandResult.unixTimeNow(), wallTime: .zero,
+            userTime: .zero,
+            systemTime: .zero, maxResidentBytes: 0, stdout: stdout, stderr: stderr, processID: -1)
+        return CommandRun(stdout: stdout, stderr: stderr, result: Future(resolved: .success(result)), spawned: false)
+    }
+
     /// The run of a command that never started (withdrawn, or refused by a stopped pool): empty
     /// output, and a result already resolved as ``TerminationStatus/cancelled``, `spawned` false.
     public static func neverStarted() -> CommandRun {

@@ -14,9 +14,7 @@ public final class RelayedRun: Sendable {
     private let startTime: Double
 
     public init(onCancel: @escaping @Sendable () -> Void) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        startTime = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        startTime = CommandResult.unixTimeNow()
         run = CommandRun(stdout: stdout, stderr: stderr, result: promise.future, spawned: true)
         promise.onCancel(onCancel)
     }

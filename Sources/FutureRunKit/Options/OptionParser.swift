@@ -350,6 +350,26 @@ struct OptionParser {
         return (lists, linked)
     }
 
+    /// `--cache`'s companions need it; `--rerun-failed` picks jobs as `--resume` does.
+    private func checkCacheCombinations() throws(UsageError) {
+        let options = parsed.options
+        if options.cache == nil {
+            for (option, given) in [
+                ("--cache-env", !options.cacheVariables.isEmpty), ("--cache-input", !options.cacheInputs.isEmpty),
+                ("--cache-failures", options.cacheFailures), ("--cache-max", options.cacheLimit != nil),
+                ("--explain", options.explain),
+            ] where given {
+                throw .needsOption(
+                    option: option, needs: "--cache DIR", example: "futurerun --cache .futurerun-cache \(option) ...")
+            }
+        } else if options.pipe != nil {
+            throw .conflictingOptions("--cache", "--pipe (a block is no file the key could cover)")
+        }
+        if !options.rerunFailed.isEmpty, let resume = options.resume {
+            throw .conflictingOptions("--rerun-failed", resume.option)
+        }
+    }
+
     /// Options that make sense only together with others.
     private mutating func checkCombinations() throws(UsageError) {
         // GNU's `-k --line-buffer`: the oldest job streams, the rest wait their turn, which is
@@ -358,6 +378,7 @@ struct OptionParser {
         let options = parsed.options
         if options.shuffle, let resume = options.resume { throw .conflictingOptions("--shuf", resume.option) }
         try checkPipeCombinations()
+        try checkCacheCombinations()
         let listCount: Int? =
             switch options.source {
             case .template(_, let lists, _): lists.count

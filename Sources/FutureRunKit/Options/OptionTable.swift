@@ -583,6 +583,81 @@ extension OptionDeclaration {
                 0), skip the others it holds, run those it does not hold; append to FILE.
                 """,
             effect: { parsed, _ throws(UsageError) in parsed.options.resume = .failed }),
+        .init(
+            ["rerun-failed"], value: .file(), example: "--rerun-failed report.xml", section: .ci,
+            help: ["run only the jobs that failed or did not finish in FILE (--junit or --joblog); repeat it"],
+            manual: """
+                Run only the jobs that failed or did not finish in FILE, an earlier run's `--junit` \
+                (a `<failure>`, `<error>` or `<skipped>` testcase, known by its name) or `--joblog` \
+                (Exitval or Signal not 0, known by its Seq number). Repeat it to take the union of \
+                several, as the reports of all shards: `--rerun-failed 'r1.xml' --rerun-failed \
+                'r2.xml'`. With `--shard`, a shard reruns its own jobs among them. A job that fails \
+                then passes under `--retries` is reported flaky.
+                """,
+            effect: { parsed, value throws(UsageError) in parsed.options.rerunFailed.append(value!) }),
+        .init(
+            ["cache"], value: .directory, example: "--cache .futurerun-cache", section: .ci,
+            help: ["replay the end of a job whose command and inputs have not changed: --cache DIR"],
+            manual: """
+                Keep each successful job's stdout, stderr and exit status in DIR, under a key: the \
+                SHA-256 of its command line, the shell, the working directory, the variables \
+                `--cache-env` names and the content of the files `--cache-input` names. A job whose \
+                key is there is not run: its output is replayed in order, and it is marked `cached` \
+                in the status line, `--joblog` (Host), `--json` (`"path": "cached"`), `--junit` \
+                (`group="cached"`) and `--timeline`. Entries are written aside and renamed into \
+                place, checked by a SHA-256 when read: several futurerun processes may share DIR, \
+                and an entry cut short is never trusted. DIR can be kept between CI runs with the \
+                runner's cache action (Examples/ci/github-cache.yml). Not with `--pipe`.
+                """,
+            effect: { parsed, value throws(UsageError) in parsed.options.cache = value! }),
+        .init(
+            ["cache-env"], value: .text("NAME"), example: "--cache .cache --cache-env CC", section: .ci,
+            help: ["with --cache: the key covers this variable's value; repeat it"],
+            manual: """
+                With `--cache`: the key covers variable NAME's value (or that it is unset). Repeat it \
+                for more. No variable is covered unless named; values are stored only as hashes.
+                """,
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.cacheVariables.append(try OptionValue.variableName(value!, option: "--cache-env"))
+            }),
+        .init(
+            ["cache-input"], value: .text("GLOB"), example: "--cache .cache --cache-input {}", section: .ci,
+            help: ["with --cache: the key covers the content of these files; templates allowed: --cache-input {}"],
+            manual: """
+                With `--cache`: the key covers the content of the files GLOB names, found from the \
+                jobs' working directory. Replacement strings are filled in per job, unquoted \
+                (`--cache-input {}`, `--cache-input 'src/{/.}.c'`). A path that exists is taken as it \
+                is, else as a glob pattern; a pattern that matches nothing counts too, so a file \
+                appearing there changes the key. Repeat it for more.
+                """,
+            effect: { parsed, value throws(UsageError) in parsed.options.cacheInputs.append(ArgumentText.bytes(value!)) }),
+        .init(
+            ["cache-failures"], example: "--cache-failures", section: .ci,
+            help: ["with --cache: keep failed ends too (an exit status or a signal)"],
+            manual: """
+                With `--cache`: keep a failed job's end too (a non-zero exit status or a signal; \
+                never a timeout or a job futurerun stopped), and replay it as a failure.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.cacheFailures = true }),
+        .init(
+            ["cache-max"], value: .text("SIZE"), example: "--cache .cache --cache-max 1G", section: .ci,
+            help: ["with --cache: keep DIR's entries under SIZE, least recently used first out: --cache-max 1G"],
+            manual: """
+                With `--cache`: once the entries hold more than SIZE (`K` `M` `G` `T`), the least \
+                recently used go first (a hit counts as a use).
+                """,
+            effect: { parsed, value throws(UsageError) in
+                parsed.options.cacheLimit = try OptionValue.byteSize(value!, option: "--cache-max")
+            }),
+        .init(
+            ["explain"], example: "--explain", section: .ci,
+            help: ["with --cache: say what changed for a job that runs although its name has an entry"],
+            manual: """
+                With `--cache`: for each job that runs although the cache holds an entry for its name, \
+                say in one line what changed: the command text, an input file (changed, new or gone), \
+                a variable, the shell or the working directory.
+                """,
+            effect: { parsed, _ throws(UsageError) in parsed.options.explain = true }),
     ]
 
     private static let output: [OptionDeclaration] = [

@@ -177,6 +177,20 @@ struct Options: Sendable, Equatable {
     var shardTimings: String?
     /// `--resume` or `--resume-failed`.
     var resume: ResumeLog.Mode?
+    /// `--rerun-failed FILE`, each given: the reports whose failed jobs run again.
+    var rerunFailed: [String] = []
+    /// `--cache DIR`.
+    var cache: String?
+    /// `--cache-env NAME`, in order.
+    var cacheVariables: [String] = []
+    /// `--cache-input GLOB`, templates, in order.
+    var cacheInputs: [[UInt8]] = []
+    /// `--cache-failures`.
+    var cacheFailures = false
+    /// `--cache-max SIZE`, in bytes.
+    var cacheLimit: Int?
+    /// `--explain`.
+    var explain = false
     /// `-S/--hosts`, in order (`--hosts-file` adds to them when the run is planned).
     var hosts: [HostSpec] = []
     var hostsFile: String?

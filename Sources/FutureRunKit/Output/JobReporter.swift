@@ -22,6 +22,8 @@ final class JobReporter {
     let console: Console
     let settings: Settings
     private let reports: [Report]
+    /// `--cache`: stores the end of each job that ran.
+    private let cache: CacheRecorder?
     /// `--files`: stdout goes to a file per job, and the file's name is printed.
     private let outputFiles: OutputFiles?
     /// Whether a report takes the jobs' stdout, and their stderr, instead of the console.
@@ -41,10 +43,11 @@ final class JobReporter {
     private let commandToken = CIFormat.randomToken()
 
     init(
-        console: Console, settings: Settings, reports: [Report], source: JobPipeline,
+        console: Console, settings: Settings, reports: [Report], source: JobPipeline, cache: CacheRecorder? = nil,
         running: @escaping () -> [(label: String, since: Duration)], notices: @escaping () -> [String] = { [] }
     ) {
         self.notices = notices
+        self.cache = cache
         self.console = console
         self.settings = settings
         self.reports = reports
@@ -73,13 +76,15 @@ final class JobReporter {
         }
     }
 
-    /// A chunk of the job's output: to the terminal if `show`, to the reports always.
-    func output(_ job: Job, _ bytes: [UInt8], isError: Bool, show: Bool) throws(OutputError) {
+    /// A chunk of the job's output: to the terminal if `show`, to the reports always. `raw`: the
+    /// job's own bytes, when `bytes` carry a prefix (`--tag`), for the cache.
+    func output(_ job: Job, _ bytes: [UInt8], raw: [UInt8]? = nil, isError: Bool, show: Bool) throws(OutputError) {
         if show, !(isError ? reportsTake.stderr : reportsTake.stdout) {
             try stopCommands()
             if isError { try console.jobError(bytes) } else { try console.jobOutput(bytes) }
         }
         for report in reports { report.output(job, bytes, isError: isError) }
+        cache?.output(job, raw ?? bytes, isError: isError)
     }
 
     /// A line of futurerun's CI markup: workflow commands are obeyed again first.
@@ -105,6 +110,7 @@ final class JobReporter {
         noteLostOutput(of: outcome, outcome.result.stderr, "stderr")
         tally.add(outcome)
         for report in reports { report.finished(outcome) }
+        cache?.finished(outcome)
         if let path = outputFiles?.takePath(of: outcome.job) {
             try stopCommands()
             try console.jobOutput(Array((path + "\n").utf8))
@@ -197,5 +203,5 @@ final class JobReporter {
 
     /// Problems met on the way (a report file that could not be written, output that could not be
     /// held): each is reported at the end and makes the run fail.
-    var errors: [String] { reports.compactMap(\.error) + lostOutput }
+    var errors: [String] { reports.compactMap(\.error) + [cache?.error].compactMap { $0 } + lostOutput }
 }

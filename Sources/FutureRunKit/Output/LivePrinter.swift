@@ -117,6 +117,7 @@ final class LivePrinter {
         partial += bytes
         guard let lastNewline = partial.lastIndex(of: 0x0A) else { return }
         var block: [UInt8] = []
+        let raw = Array(partial[...lastNewline])
         var start = 0
         while start <= lastNewline {
             let end = partial[start...lastNewline].firstIndex(of: 0x0A)!
@@ -125,6 +126,6 @@ final class LivePrinter {
             start = end + 1
         }
         partial.removeFirst(lastNewline + 1)
-        try reporter.output(job, block, isError: isError, show: true)
+        try reporter.output(job, block, raw: raw, isError: isError, show: true)
     }
 }

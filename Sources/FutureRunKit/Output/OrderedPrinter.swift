@@ -35,7 +35,7 @@ final class OrderedPrinter {
         let job = ticket.job
         if streamsLive {
             let run = try wait(for: ticket.started)
-            if run.spawned { try reporter.beginBlock(job, commandLine: job.displayCommand, finished: nil) }
+            if run.spawned || run.isReplay { try reporter.beginBlock(job, commandLine: job.displayCommand, finished: nil) }
             _ = try drain(run.stdout, run.stderr, job: job, show: true)
             let outcome = try wait(for: ticket.outcome)
             // The run that ended is not the one streamed (the system refused the first spawn and
@@ -79,13 +79,15 @@ final class OrderedPrinter {
             if !outBytes.isEmpty {
                 moved = true
                 tail.feed(outBytes)
-                try reporter.output(job, tag ? prefixers.out.process(outBytes) : outBytes, isError: false, show: show)
+                try reporter.output(
+                    job, tag ? prefixers.out.process(outBytes) : outBytes, raw: outBytes, isError: false, show: show)
             }
             let errBytes = stderr.consume()
             if !errBytes.isEmpty {
                 moved = true
                 tail.feed(errBytes)
-                try reporter.output(job, tag ? prefixers.err.process(errBytes) : errBytes, isError: true, show: show)
+                try reporter.output(
+                    job, tag ? prefixers.err.process(errBytes) : errBytes, raw: errBytes, isError: true, show: show)
             }
             if moved { continue }
             if stdout.isDrained, stderr.isDrained { break }

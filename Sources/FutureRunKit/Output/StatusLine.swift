@@ -7,6 +7,8 @@ import FutureProcess
 ///     FAIL [3/5] make docs  exit 2  0.53s
 ///     FAIL [4/5] sleep 60  timeout  5.00s
 ///     ok   [5/5] make check  on build2  1.02s
+///     ok   [6/7] gzip a.log  cached
+///     ok   [7/7] make flaky  1.10s  after 2 attempts, flaky
 enum StatusLine {
     /// - Parameter width: the terminal's width, if on one: the label is cut so the line fits.
     static func format(_ outcome: JobOutcome, total: Int?, style: Style, width: Int? = nil) -> String {
@@ -21,10 +23,11 @@ enum StatusLine {
         let position = total.map { "[\(outcome.job.number)/\($0)]" } ?? "[\(outcome.job.number)]"
         // A job on another machine names it (`:`, this one, goes without saying).
         let label = outcome.host.map { $0 == ":" ? label : "\(label)  on \(Style.sanitize($0))" } ?? label
-        let time = DurationFormat.format(outcome.result.wallTime)
+        // A job replayed from the cache (`--cache`) took no time of its own.
+        let time = outcome.isCached ? "cached" : DurationFormat.format(outcome.result.wallTime)
         let admission = outcome.admission
         let attempts =
-            (outcome.attempts > 1 ? "  after \(outcome.attempts) attempts" : "")
+            (outcome.attempts > 1 ? "  after \(outcome.attempts) attempts" + (outcome.isFlaky ? ", flaky" : "") : "")
             + (outcome.requeued == 0 ? "" : "  requeued \(outcome.requeued == 1 ? "once" : "\(outcome.requeued) times")")
             + (admission.waited == .zero ? "" : "  waited \(DurationFormat.format(admission.waited)) for \(admission.waitedFor)")
             + (admission.suspended == .zero ? "" : "  suspended \(DurationFormat.format(admission.suspended))")

@@ -7,6 +7,9 @@ struct Tally: Sendable {
     private(set) var notStarted = 0
     /// Jobs skipped because a job they wait for did not succeed.
     private(set) var skipped = 0
+    /// Jobs replayed from the cache (`--cache`), and jobs that passed after failing (`--retries`).
+    private(set) var cached = 0
+    private(set) var flaky = 0
     private(set) var jobTime: Duration = .zero
     /// The slowest jobs, slowest first (at most 3).
     private(set) var slowest: [(label: String, time: Duration)] = []
@@ -28,6 +31,8 @@ struct Tally: Sendable {
         case .notStarted: notStarted += 1
         case .skipped: skipped += 1
         }
+        if outcome.isCached { cached += 1 }
+        if outcome.isFlaky { flaky += 1 }
         requeued += outcome.requeued
         if outcome.admission.waited > .zero { waited[outcome.admission.waitedFor, default: .zero] += outcome.admission.waited }
         if outcome.admission.suspended > .zero {
@@ -54,14 +59,15 @@ struct Tally: Sendable {
 
     /// The closing lines:
     ///
-    ///     5 jobs in 3.52s: 4 ok, 1 failed · job time 7.10s, 2.02x parallel
+    ///     5 jobs in 3.52s: 4 ok (2 cached, 1 flaky), 1 failed · job time 7.10s, 2.02x parallel
     ///     slowest: make test 3.21s, make lint 2.10s, make docs 0.53s
     ///     admission: waited 4.02s for memory, 1 job requeued, 2 suspended for 1.50s
     ///
     /// The speed-up is given only when it means something: two jobs or more ran and the run took
     /// 100 ms or more (below that, futurerun's own start-up is most of the wall time).
     func summary(wall: Duration, style: Style) -> [String] {
-        var parts = ["\(succeeded) ok"]
+        let notes = [cached > 0 ? "\(cached) cached" : nil, flaky > 0 ? style.yellow("\(flaky) flaky") : nil].compactMap { $0 }
+        var parts = ["\(succeeded) ok" + (notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")")]
         if failed > 0 { parts.append(style.red("\(failed) failed")) }
         if stopped > 0 { parts.append(style.yellow("\(stopped) stopped")) }
         if skipped > 0 { parts.append(style.yellow("\(skipped) skipped")) }

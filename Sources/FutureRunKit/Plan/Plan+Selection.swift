@@ -51,6 +51,24 @@ extension Plan {
             }
             selection.resume = log
         }
+        if !options.rerunFailed.isEmpty {
+            var rerun = RerunList()
+            for path in options.rerunFailed {
+                guard let text = TextFile.read(path) else {
+                    throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+                }
+                guard rerun.add(report: text) else {
+                    throw .unreadableFile(path: path, reason: "it is no --junit or --joblog report of futurerun or GNU parallel")
+                }
+            }
+            let files = options.rerunFailed.count == 1 ? options.rerunFailed[0] : "\(options.rerunFailed.count) reports"
+            notices.append(
+                rerun.count == 0
+                    ? "--rerun-failed: no job failed in \(files); nothing to run"
+                    : "--rerun-failed: running the \(rerun.count) job\(rerun.count == 1 ? "" : "s") that failed or did not finish in \(files)"
+            )
+            selection.rerun = rerun
+        }
         return (selection, notices)
     }
 }

@@ -36,6 +36,8 @@ struct Plan {
     let showsProgress: Bool
     let streamsLive: Bool
     let reports: [Report]
+    /// `--cache`: the store, opened (made) before the first job.
+    let cache: JobCache?
     /// Said once at the start when `-j` had to be lowered.
     let widthNotice: String?
     /// Said once at the start: which shard this node runs, `--shard auto` outside CI.
@@ -145,6 +147,17 @@ struct Plan {
         reports = try ReportSet.open(
             reportOptions, stepSummary: environment["GITHUB_STEP_SUMMARY"],
             suite: selection.shard.map { "futurerun shard \($0.index)/\($0.count)" } ?? "futurerun")
+        cache = try options.cache.map { directory throws(UsageError) in
+            var settings = JobCache.Settings(directory: directory)
+            settings.variables = options.cacheVariables
+            settings.inputs = try options.cacheInputs.map { pattern throws(UsageError) in
+                try Template(pattern, plus: options.plus, perl: options.perlExpressions)
+            }
+            (settings.failures, settings.limit, settings.explains) = (options.cacheFailures, options.cacheLimit, options.explain)
+            return try JobCache(
+                settings, shell: options.shell, directory: Self.absolute(options.workingDirectory ?? "."),
+                values: SystemFacts.values(of: options.cacheVariables))
+        }
         if let allocation {
             launch = .slurm(
                 .init(
@@ -163,6 +176,13 @@ struct Plan {
                     localWidth: configuration.width, runningLimit: configuration.runningLimit,
                     controlDirectory: controlDirectory))
         }
+    }
+
+    /// `path` made absolute, links resolved (as it is if it cannot be).
+    private static func absolute(_ path: String) -> String {
+        guard let resolved = realpath(path.systemPath, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// `-S` and `--hosts-file`, as one list.

@@ -46,7 +46,8 @@ final class JobLog: Report {
         }
         return JobLogFormat.line(
             JobLogFormat.Record(
-                number: outcome.job.number, host: outcome.host ?? ":", start: result.startTime, runtime: result.wallTime.seconds,
+                number: outcome.job.number, host: outcome.isCached ? "cached" : outcome.host ?? ":", start: result.startTime,
+                runtime: result.wallTime.seconds,
                 received: result.stdout.count, exit: Int(exit), signal: Int(signal),
                 command: String(decoding: outcome.commandLine, as: UTF8.self)))
     }

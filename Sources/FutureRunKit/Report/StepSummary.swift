@@ -24,7 +24,10 @@ final class StepSummary: Report {
         let tail = tails.removeValue(forKey: outcome.job.number)
         tally.add(outcome)
         rows.append(
-            (outcome.job.number, outcome.job.label, Self.status(outcome.status), DurationFormat.format(outcome.result.wallTime)))
+            (
+                outcome.job.number, outcome.job.label, Self.status(outcome),
+                outcome.isCached ? "cached" : DurationFormat.format(outcome.result.wallTime)
+            ))
         if outcome.status.isFailure { failed.append((outcome.job.label, tail?.text ?? [])) }
     }
 
@@ -43,6 +46,8 @@ final class StepSummary: Report {
     {
         var text = "### futurerun: \(tally.total) jobs, \(tally.succeeded) ok, \(tally.failed) failed"
         if tally.skipped > 0 { text += ", \(tally.skipped) skipped" }
+        if tally.flaky > 0 { text += ", \(tally.flaky) flaky" }
+        if tally.cached > 0 { text += ", \(tally.cached) cached" }
         text += "\n\n| # | job | status | time |\n|---:|---|---|---:|\n"
         // Half the budget for the table, the rest for the failed jobs' tails.
         var shown = 0
@@ -70,8 +75,9 @@ final class StepSummary: Report {
         return text + "\n"
     }
 
-    private static func status(_ status: JobStatus) -> String {
-        switch status {
+    private static func status(_ outcome: JobOutcome) -> String {
+        switch outcome.status {
+        case .succeeded where outcome.isFlaky: "⚠️ flaky: ok after \(outcome.attempts) attempts"
         case .succeeded: "✅ ok"
         case .failed(.timedOut): "❌ timeout"
         case .failed(let termination): "❌ \(StatusLine.describe(termination))"

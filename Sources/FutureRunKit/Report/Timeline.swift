@@ -59,8 +59,10 @@ final class Timeline: Report {
                         + (last ? Self.admission(outcome.admission) : "")
                 bars.append(
                     TimelineDrawing.Bar(
-                        number: job.number, label: job.label, command: command, outcome: status,
-                        detail: detail, slot: max(1, attempt.slot), host: attempt.host,
+                        number: job.number, label: outcome.isCached ? job.label + " (cached)" : job.label,
+                        command: command, outcome: status,
+                        detail: outcome.isCached ? detail + " (replayed from the cache: no process ran)" : detail,
+                        slot: max(1, attempt.slot), host: attempt.host,
                         start: attempt.start,
                         wall: attempt.wall.seconds, cpu: attempt.cpu.seconds, maxResidentBytes: attempt.maxResidentBytes,
                         attempt: index + 1, attempts: attempts.count))

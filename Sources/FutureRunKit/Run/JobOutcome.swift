@@ -69,18 +69,29 @@ struct JobOutcome: Sendable {
     var admission: AdmissionTimes = .none
     /// How the last attempt's command ran (``nil``: it never ran).
     var path: JobPath?
+    /// With `--cache`, the manifest a job that ran (no hit) is stored under.
+    var cacheMiss: CacheManifest?
 }
 
 extension JobOutcome {
+    /// Its end was replayed from the cache: no process ran.
+    var isCached: Bool { path == .cached }
+
+    /// It succeeded after attempts that failed (`--retries`): flaky, not failed.
+    var isFlaky: Bool { status == .succeeded && failedAttempts > 0 }
+
+    /// Attempts that ended and were tried again (``AttemptRecord/requeued`` ones are not tries).
+    var failedAttempts: Int { earlierAttempts.count { !$0.requeued } }
+
     /// The outcome of a job whose last attempt ran at `placement` (`nil`: it never ran).
     init(
         job: Job, status: JobStatus, result: CommandResult, attempts: Int, commandLine: [UInt8], placement: Placement?,
-        earlierAttempts: [AttemptRecord], requeued: Int, admission: AdmissionTimes
+        earlierAttempts: [AttemptRecord], requeued: Int, admission: AdmissionTimes, cacheMiss: CacheManifest? = nil
     ) {
         self.init(
             job: job, status: status, result: result, attempts: attempts, commandLine: commandLine,
             slot: placement?.seat.slot ?? 0, host: placement?.machine, earlierAttempts: earlierAttempts, requeued: requeued,
-            admission: admission, path: placement?.path)
+            admission: admission, path: placement?.path, cacheMiss: cacheMiss)
     }
 }
 
@@ -124,6 +135,8 @@ final class JobTicket: Sendable {
     let earlierAttempts = Locked<[AttemptRecord]>([])
     /// Attempts stopped and queued again as the same attempt (``AttemptVerdict/lost``).
     let requeued = Locked(0)
+    /// With `--cache`, the manifest its end is stored under, once the store said it has none.
+    let cacheMiss = Locked<CacheManifest?>(nil)
 
     init(job: Job) { self.job = job }
 

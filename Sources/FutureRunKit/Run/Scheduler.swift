@@ -36,6 +36,8 @@ final class Scheduler: Sendable {
     }
 
     private let settings: Settings
+    /// `--cache`: jobs whose end it holds are replayed, not run.
+    private let cache: JobCache?
     private let source: JobPipeline
     private let launcher: any Launcher
     private var pool: CommandPool { launcher.pool }
@@ -50,10 +52,11 @@ final class Scheduler: Sendable {
     ///   - notices: where the scheduler and the launcher post what the printer should say.
     ///   - notify: called when a ticket is handed to the printer.
     init(
-        settings: Settings, source: JobPipeline, launcher: any Launcher, notices: Notices,
+        settings: Settings, source: JobPipeline, launcher: any Launcher, notices: Notices, cache: JobCache? = nil,
         notify: (@Sendable () -> Void)? = nil
     ) {
         self.settings = settings
+        self.cache = cache
         self.source = source
         self.notices = notices
         self.launcher = launcher
@@ -146,7 +149,7 @@ final class Scheduler: Sendable {
             if let header = job.header, !header.prerequisites.isEmpty {
                 wait(ticket, for: header)
             } else {
-                launch(ticket, attempt: 1)
+                begin(ticket)
             }
             tickets.send(ticket)
         }
@@ -167,6 +170,8 @@ final class Scheduler: Sendable {
     private func wait(_ ticket: JobTicket, for header: JobHeader) {
         graph.wait(ticket.job.number, for: header) { [self] decision in
             switch decision {
+            // On the engine's thread: a lookup, which reads files, goes elsewhere.
+            case .run where cache != nil: DispatchQueue.global().async { [self] in begin(ticket) }
             case .run: launch(ticket, attempt: 1)
             // At the end of the engine's turn: a long chain of skipped jobs then ends one after
             // another, not each inside the one before it.
@@ -186,6 +191,27 @@ final class Scheduler: Sendable {
         ticket.startPromise.tryComplete(.success(run))
         return conclude(
             ticket, status: status, result: run.result.outcome!.get(), attempts: 0, line: ticket.job.commandLine(slot: 1))
+    }
+
+    /// Starts the job's first attempt, unless the cache holds its end: then that is replayed and no
+    /// process runs. Not on the engine's thread: a lookup reads the files the key covers.
+    private func begin(_ ticket: JobTicket) {
+        guard let cache, ticket.job.invalidReason == nil else { return launch(ticket, attempt: 1) }
+        switch cache.lookup(ticket.job) {
+        case .hit(let entry):
+            let run = CommandRun.replayed(stdout: entry.stdout, stderr: entry.stderr, status: entry.status)
+            ticket.startPromise.tryComplete(.success(run))
+            let result = run.result.outcome!.get()
+            var placement = Placement.unplaced
+            placement.path = .cached
+            conclude(
+                ticket, status: Self.status(of: result), result: result, attempts: 1,
+                line: ticket.job.commandLine(slot: 1), placement: placement)
+        case .miss(let manifest, let explanation):
+            if let explanation { announce(explanation) }
+            ticket.cacheMiss.withLock { $0 = manifest }
+            launch(ticket, attempt: 1)
+        }
     }
 
     private func launch(_ ticket: JobTicket, attempt: Int, refusals: Int = 0) {
@@ -297,7 +323,8 @@ final class Scheduler: Sendable {
         let outcome = JobOutcome(
             job: ticket.job, status: status, result: result, attempts: attempts, commandLine: line, placement: placement,
             earlierAttempts: ticket.earlierAttempts.withLock { $0 }, requeued: ticket.requeued.withLock { $0 },
-            admission: placement.map(launcher.admissionTimes) ?? .none)
+            admission: placement.flatMap { $0.path == .cached ? nil : launcher.admissionTimes(at: $0) } ?? .none,
+            cacheMiss: ticket.cacheMiss.withLock { $0 })
         launcher.afterThisTurn { ticket.outcomePromise.succeed(outcome) }
         return outcome
     }

@@ -6,12 +6,17 @@ enum TextFile {
     /// The whole file as text (bytes that are not UTF-8 show as U+FFFD), or `nil` if it cannot be
     /// read (`errno` says why).
     static func read(_ path: String) -> String? {
+        bytes(path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The whole file's bytes, or `nil` if it cannot be opened or read (`errno` says why).
+    static func bytes(_ path: String) -> [UInt8]? {
         guard let file = fopen(path.systemPath, "re") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[0..<count] }
-        return String(decoding: bytes, as: UTF8.self)
+        return ferror(file) == 0 ? bytes : nil
     }
 
     /// The whole of a regular file, read without waiting: a FIFO or device put where a file was

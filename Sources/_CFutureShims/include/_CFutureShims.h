@@ -149,6 +149,22 @@ int fc_request_short_slice(uint64_t nanoseconds);
 /// refuses O_TMPFILE, a named one (DIR/PROGRAM.XXXXXX) that is unlinked at once. -1 with errno.
 int fc_private_tempfile(const char *dir);
 
+// MARK: SHA-256 (sha256.c)
+
+/// A SHA-256 computation in progress (FIPS 180-4): for the cache's keys and checksums.
+typedef struct {
+    uint32_t state[8];
+    uint64_t length;
+    uint8_t buffer[64];
+    size_t buffered;
+} fc_sha256;
+
+void fc_sha256_init(fc_sha256 *context);
+/// Adds `count` bytes.
+void fc_sha256_update(fc_sha256 *context, const void *bytes, size_t count);
+/// Writes the 32-byte digest of everything added; the context is used up.
+void fc_sha256_final(fc_sha256 *context, uint8_t *digest);
+
 #pragma clang assume_nonnull end
 
 #endif

@@ -24,7 +24,7 @@ extension JobOrigin {
 
 /// A run's jobs, as the scheduler and the printer take them: the ``JobOrigin`` makes them from the
 /// input; ``NamedJobs`` checks each name and what it waits for; ``ShardedJobs`` keeps this node's
-/// shard; ``ResumedJobs`` leaves out what `--resume` skips.
+/// shard; ``ResumedJobs`` leaves out what `--resume` and `--rerun-failed` skip.
 final class JobPipeline: JobStream {
     private let source: any JobOrigin
     private let head: any JobStream
@@ -43,7 +43,13 @@ final class JobPipeline: JobStream {
         } else {
             shardNotice = nil
         }
-        resumed = selection.resume.map { ResumedJobs(head, log: $0) }
+        if let log = selection.resume {
+            resumed = ResumedJobs(head) { log.skip($0.number) }
+        } else if let rerun = selection.rerun {
+            resumed = ResumedJobs(head) { rerun.reruns($0) ? nil : .succeeded }
+        } else {
+            resumed = nil
+        }
         self.head = resumed ?? head
     }
 

@@ -1,21 +1,22 @@
 import FutureCore
 
-/// `--resume` and `--resume-failed`: the jobs the joblog says need not run again are left out of
-/// the stream; the named ones among them are kept, with how they ended before, for the jobs that
-/// wait for them (``takeSettled()``).
+/// `--resume`, `--resume-failed` and `--rerun-failed`: the jobs an earlier run's report says need
+/// not run again are left out of the stream; the named ones among them are kept, with how they
+/// ended before, for the jobs that wait for them (``takeSettled()``).
 final class ResumedJobs: JobStream {
     private let upstream: any JobStream
-    private let log: ResumeLog
+    /// How the earlier run ended a job this run skips (`nil`: it runs).
+    private let skip: @Sendable (Job) -> JobStatus?
     private let settled = Locked<[(name: String, status: JobStatus)]>([])
 
-    init(_ upstream: any JobStream, log: ResumeLog) {
+    init(_ upstream: any JobStream, skip: @escaping @Sendable (Job) -> JobStatus?) {
         self.upstream = upstream
-        self.log = log
+        self.skip = skip
     }
 
     func next() -> Job? {
         while let job = upstream.next() {
-            guard let status = log.skip(job.number) else { return job }
+            guard let status = skip(job) else { return job }
             if let name = job.header?.name { settled.withLock { $0.append((name, status)) } }
         }
         return nil

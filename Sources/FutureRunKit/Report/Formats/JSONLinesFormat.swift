@@ -6,7 +6,8 @@ import FutureProcess
 /// by `--shard-timings`: one object per finished job, fields per the contract: number, name (the
 /// job's whole name), command, status, exit, signal, timed_out, attempts, start (Unix time), wall,
 /// user, sys (seconds), max_rss, stdout_bytes, stderr_bytes (bytes); path (how it ran: `direct`,
-/// `warm` or `shell`, ``JobPath``) once it ran; in a run over hosts (`-S`),
+/// `warm`, `shell`, or `cached` when `--cache` replayed it, ``JobPath``) once it ran; `flaky: true`
+/// when it passed after failed attempts; in a run over hosts (`-S`),
 /// host; where admission acted, requeued (times), waited (seconds) with waited_for (`memory`,
 /// `load`), suspended (seconds).
 enum JSONLinesFormat {
@@ -39,6 +40,7 @@ enum JSONLinesFormat {
                 ("stdout_bytes", "\(result.stdout.count)"),
                 ("stderr_bytes", "\(result.stderr.count)"),
             ] + (outcome.path.map { [("path", JSONText.string($0.rawValue))] } ?? [])
+            + (outcome.isFlaky ? [("flaky", "true")] : [])
             + (outcome.host.map { [("host", JSONText.string($0))] } ?? []) + skipReason(outcome.status)
             + (outcome.requeued > 0 ? [("requeued", "\(outcome.requeued)")] : [])
             + admission(outcome.admission)

@@ -6,6 +6,8 @@ import FutureProcess
 /// time; a failed job gets a `<failure>` with its exit status or signal and the tail of its stderr,
 /// a job futurerun stopped an `<error type="stopped">` (an interrupted run is not green), one that
 /// never ran a `<skipped>`; the last lines of stdout and stderr go to `system-out`/`system-err`.
+/// Attempts `--retries` tried again are Surefire's `<flakyFailure>` (the job passed in the end) or
+/// `<rerunFailure>`; a job `--cache` replayed has `group="cached"`.
 enum JUnitFormat {
     static let footer = Array("</testsuite>\n</testsuites>\n".utf8)
     static let openingLines = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
@@ -52,9 +54,11 @@ enum JUnitFormat {
     /// lines of its output.
     static func testcase(_ outcome: JobOutcome, stdout: [String], stderr: [String]) -> String {
         let time = String(format3: outcome.result.wallTime.seconds)
-        var xml = "<testcase name=\(Self.quoted(outcome.job.label)) classname=\"futurerun\" time=\"\(time)\">\n"
+        // `group` is Surefire's attribute; a job replayed from the cache (`--cache`) is in "cached".
+        let group = outcome.isCached ? " group=\"cached\"" : ""
+        var xml = "<testcase name=\(Self.quoted(outcome.job.label)) classname=\"futurerun\"\(group) time=\"\(time)\">\n"
         switch outcome.status {
-        case .succeeded: break
+        case .succeeded: xml += earlierAttempts(outcome, as: "flakyFailure")
         case .notStarted: xml += "<skipped message=\"not started\"/>\n"
         case .skipped(let reason): xml += "<skipped message=\(Self.quoted(StatusLine.describe(reason)))/>\n"
         case .stopped: xml += "<error message=\"stopped by futurerun\" type=\"stopped\"/>\n"
@@ -62,12 +66,25 @@ enum JUnitFormat {
             xml +=
                 "<failure message=\(Self.quoted(StatusLine.describe(status))) type=\"failure\">"
                 + Self.text(stderr.suffix(20).joined(separator: "\n")) + "</failure>\n"
+                + earlierAttempts(outcome, as: "rerunFailure")
         case .unrunnable(let reason):
             xml += "<failure message=\(Self.quoted(reason)) type=\"invalid\"/>\n"
         }
         xml += "<system-out>" + Self.text(stdout.joined(separator: "\n")) + "</system-out>\n"
         xml += "<system-err>" + Self.text(stderr.joined(separator: "\n")) + "</system-err>\n"
         return xml + "</testcase>\n"
+    }
+
+    /// The attempts `--retries` tried again before the last, as Maven Surefire writes reruns: a
+    /// job that passed in the end gets a `<flakyFailure>` for each, one that failed for good a
+    /// `<rerunFailure>` (their output is the last attempt's alone: none of theirs is kept).
+    private static func earlierAttempts(_ outcome: JobOutcome, as element: String) -> String {
+        let tries = outcome.earlierAttempts.filter { !$0.requeued }
+        return tries.enumerated().map { index, attempt in
+            let what = "attempt \(index + 1) of \(outcome.attempts): \(StatusLine.describe(attempt.status))"
+            return "<\(element) message=\(Self.quoted(StatusLine.describe(attempt.status))) type=\"failure\">"
+                + "<stackTrace>\(Self.text(what))</stackTrace></\(element)>\n"
+        }.joined()
     }
 
     /// A quoted XML attribute value.

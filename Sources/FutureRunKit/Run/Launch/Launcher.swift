@@ -62,6 +62,8 @@ enum JobPath: String, Sendable {
     case warm
     /// A shell of its own.
     case shell
+    /// Not at all: its end was replayed from the cache (`--cache`).
+    case cached
 }
 
 /// How an attempt's end counts.
