@@ -38,7 +38,9 @@ import Testing
     }
 
     @Test func anEntryReadsBackWholeAndIsRefusedCutShortChangedOrForAnotherKey() {
-        let entry = CacheEntry(status: .exited(3), stdout: Array("out\n\nmore".utf8), stderr: Array("err\n".utf8), wall: 1.5)
+        let entry = CacheEntry(
+            status: .exited(3), stdout: Array("out\n\nmore".utf8), stderr: Array("err\n".utf8), wall: 1.5,
+            manifest: "futurerun-cache-manifest 1\ncommand x\n")
         let bytes = entry.encoded(key: "k1")
         #expect(CacheEntry(decoding: bytes, key: "k1") == entry)
         #expect(CacheEntry(decoding: bytes, key: "k2") == nil, "another key's entry")

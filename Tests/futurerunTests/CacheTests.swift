@@ -195,6 +195,63 @@ import Testing
         #expect(Set(ran(scratch)) == Set(perShard[1]).intersection(failing))
     }
 
+    @Test func everyReportMarksCachedAndFlakyJobs() throws {
+        let scratch = Scratch()
+        let flaky = "if [ -e once ]; then echo passed; else touch once; exit 1; fi"
+        let reports = ["--joblog", "log", "--timeline", "t.svg", "--retries", "2", "--cache", "c"]
+        let first = futurerun(
+            ["-q"] + reports + [flaky, ":::", "echo plain"], environment: [("GITHUB_STEP_SUMMARY", scratch.file("summary.md"))],
+            directory: scratch.path)
+        #expect(first.status == 0)
+        #expect(scratch.read("summary.md")?.contains("⚠️ flaky: ok after 2 attempts") == true)
+        #expect(scratch.read("summary.md")?.contains("1 flaky") == true)
+        #expect(scratch.read("t.svg")?.contains("(flaky: it passed after 1 failed)") == true)
+        let second = futurerun(
+            ["-q"] + reports + [flaky, ":::", "echo plain"], environment: [("GITHUB_STEP_SUMMARY", scratch.file("summary.md"))],
+            directory: scratch.path)
+        #expect(second.out == "passed\nplain\n")
+        let log = (scratch.read("log") ?? "").split(separator: "\n").map { $0.split(separator: "\t") }
+        #expect(log.suffix(2).map { String($0[1]) } == ["cached", "cached"], "the joblog's Host column")
+        #expect(scratch.read("t.svg")?.contains("plain (cached)") == true)
+        #expect(scratch.read("summary.md")?.contains("2 cached") == true)
+    }
+
+    @Test func theLeastRecentlyUsedEntryGoesFirst() {
+        let scratch = Scratch()
+        // Each entry holds 1,500 bytes of output and its header: two fit in 4,000 bytes, three do not.
+        let run = { (name: String) in
+            futurerun(
+                ["-q", "--cache", "c", "--cache-max", "4K", "--each", "head -c 1500 /dev/zero; echo {} >> ran.log", name],
+                directory: scratch.path)
+        }
+        _ = run("a")
+        _ = run("b")
+        _ = run("a")  // a hit: a is now the more recently used
+        #expect(ran(scratch) == ["a", "b"])
+        _ = run("c")  // past the bound: b goes
+        _ = run("a")
+        _ = run("b")
+        #expect(ran(scratch) == ["a", "b", "c", "b"], "a stayed, b was evicted")
+    }
+
+    @Test func killedWhileWritingEntriesNeverReplaysAWrongOne() throws {
+        let scratch = Scratch()
+        // Big outputs, so that a kill often lands while an entry is being written.
+        let job = "seq 1 $(expr {} \\* 40000)"
+        let arguments = ["-q", "-j2", "--cache", "c", "--each", job] + (1...12).map(String.init)
+        let line = ([futurerunPath] + arguments).map(quoted).joined(separator: " ")
+        for delay in ["0.05", "0.1", "0.2", "0.3", "0.5"] {
+            var command = Command.shell("\(line) > /dev/null & sleep \(delay); kill -9 $!; wait")
+            command.workingDirectory = scratch.path
+            _ = command.run().value
+        }
+        let expected = (1...12).map { number in (1...(number * 40000)).map { "\($0)\n" }.joined() }.joined()
+        let after = futurerun(arguments, directory: scratch.path)
+        #expect(after.status == 0)
+        #expect(after.out == expected)
+        #expect(futurerun(arguments, directory: scratch.path).out == expected, "and again, every entry replayed")
+    }
+
     @Test func cacheOptionsNeedTheCacheAndBadReportsAreRefused() {
         let scratch = Scratch()
         let alone = futurerun(["--cache-input", "x", "true"])

@@ -1,7 +1,8 @@
 import FutureProcess
 
 /// What the cache keeps of a job that ran: its exit status (or the signal that ended it), its
-/// stdout and stderr, and how long it took then. One file each, checked by a SHA-256 of the whole:
+/// stdout and stderr, how long it took then, and the manifest its key is the hash of (for
+/// `--explain`, later). One file each, checked by a SHA-256 of the whole:
 /// an entry cut short (a crash while it was written, a full disk) or changed is never trusted.
 ///
 /// A plain value: ``encoded(key:)`` and ``init(decoding:key:)`` are all there is to the format.
@@ -12,12 +13,15 @@ struct CacheEntry: Sendable, Equatable {
     var stderr: [UInt8]
     /// How long the job took when it ran.
     var wall: Double
+    /// ``CacheManifest/text``.
+    var manifest: String
 
-    init(status: TerminationStatus, stdout: [UInt8], stderr: [UInt8], wall: Double) {
+    init(status: TerminationStatus, stdout: [UInt8], stderr: [UInt8], wall: Double, manifest: String = "") {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
         self.wall = wall
+        self.manifest = manifest
     }
 
     private static let magic = "futurerun-cache-entry 1"
@@ -25,8 +29,8 @@ struct CacheEntry: Sendable, Equatable {
     private static let trailerCount = 73
 
     /// The entry's file: a header of `name value` lines (`key`, `status exit 0`/`status signal 9`,
-    /// `wall`, `stdout` and `stderr` byte counts), an empty line, the stdout and stderr bytes, and
-    /// `sha256` of all that before.
+    /// `wall`, `stdout`, `stderr` and `manifest` byte counts), an empty line, the stdout, stderr
+    /// and manifest bytes, and `sha256` of all that before.
     func encoded(key: String) -> [UInt8] {
         let ending: String =
             switch status {
@@ -34,11 +38,13 @@ struct CacheEntry: Sendable, Equatable {
             case .exited(let code): "exit \(code)"
             default: "exit 1"
             }
-        var bytes = Array(
-            "\(Self.magic)\nkey \(key)\nstatus \(ending)\nwall \(String(format3: wall))\nstdout \(stdout.count)\nstderr \(stderr.count)\n\n"
-                .utf8)
+        let header =
+            "\(Self.magic)\nkey \(key)\nstatus \(ending)\nwall \(String(format3: wall))\n"
+            + "stdout \(stdout.count)\nstderr \(stderr.count)\nmanifest \(manifest.utf8.count)\n\n"
+        var bytes = Array(header.utf8)
         bytes += stdout
         bytes += stderr
+        bytes += Array(manifest.utf8)
         bytes += Array("\nsha256 \(SHA256.digest(bytes))\n".utf8)
         return bytes
     }
@@ -60,17 +66,21 @@ struct CacheEntry: Sendable, Equatable {
         }
         guard fields["key"] == key, let wall = fields["wall"].flatMap(Double.init),
             let stdoutCount = fields["stdout"].flatMap(Int.init), let stderrCount = fields["stderr"].flatMap(Int.init),
+            let manifestCount = fields["manifest"].flatMap(Int.init),
             let ending = fields["status"]?.split(separator: " "), ending.count == 2, let number = Int32(ending[1])
         else { return nil }
         let start = blank + 2
-        guard stdoutCount >= 0, stderrCount >= 0, body.endIndex - start == stdoutCount + stderrCount else { return nil }
+        guard stdoutCount >= 0, stderrCount >= 0, manifestCount >= 0,
+            body.endIndex - start == stdoutCount + stderrCount + manifestCount
+        else { return nil }
         switch ending[0] {
         case "exit": status = .exited(number)
         case "signal": status = .signaled(number)
         default: return nil
         }
         stdout = Array(body[start..<(start + stdoutCount)])
-        stderr = Array(body[(start + stdoutCount)...])
+        stderr = Array(body[(start + stdoutCount)..<(start + stdoutCount + stderrCount)])
+        manifest = String(decoding: body[(start + stdoutCount + stderrCount)...], as: UTF8.self)
         self.wall = wall
     }
 }

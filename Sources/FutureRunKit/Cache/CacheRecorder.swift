@@ -1,20 +1,40 @@
+import Dispatch
+import FutureCore
+
 /// `--cache`: holds the output of each job that ran as it is printed (the job's own bytes, before
 /// any `--tag`), and stores its end once the job is over, if the cache keeps that end
 /// (``JobCache/keptStatus(_:)``). A job whose output passes ``outputLimit`` is not stored.
 ///
-/// Used by the printer thread only.
+/// Used by the printer thread only; the entries are written on a thread of their own, in order, so
+/// that a slow disk does not hold up the printing (at most ``pendingLimit`` bytes wait).
 final class CacheRecorder {
     private let cache: JobCache
+    private let writer = DispatchQueue(label: "futurerun-cache-writer")
+    private let writes = Writes()
+
+    /// What the printer and the writer share.
+    private final class Writes: Sendable {
+        /// The first error storing an entry.
+        let error = Locked<String?>(nil)
+        /// Bytes of output handed to the writer and not written yet.
+        let pending = Locked(0)
+
+        func failed(_ failure: String?) {
+            if let failure { error.withLock { $0 = $0 ?? "--cache: " + failure } }
+        }
+    }
     private var held: [Int: (stdout: [UInt8], stderr: [UInt8])] = [:]
     /// Jobs whose output passed the limit: what they print is no longer held.
     private var overflowed: Set<Int> = []
     /// The first error storing an entry: the run fails, as for a report.
-    private(set) var error: String?
+    var error: String? { writes.error.withLock { $0 } }
     /// Jobs whose output was too large to keep.
     private(set) var tooLarge = 0
 
     /// The most output one job may have to be stored.
     static let outputLimit = 64 << 20
+    /// The most bytes of entries waiting for the writer before the printer waits for it.
+    static let pendingLimit = 64 << 20
 
     init(_ cache: JobCache) { self.cache = cache }
 
@@ -43,9 +63,20 @@ final class CacheRecorder {
             return
         }
         let entry = CacheEntry(
-            status: status, stdout: output.stdout, stderr: output.stderr, wall: outcome.result.wallTime.seconds)
-        if let failure = cache.store.store(entry, manifest: manifest, name: outcome.job.name), error == nil {
-            error = "--cache: " + failure
+            status: status, stdout: output.stdout, stderr: output.stderr, wall: outcome.result.wallTime.seconds,
+            manifest: manifest.text)
+        let size = output.stdout.count + output.stderr.count
+        if writes.pending.withLock({ $0 }) + size > Self.pendingLimit { writer.sync {} }
+        writes.pending.withLock { $0 += size }
+        writer.async { [cache, writes, name = outcome.job.name] in
+            writes.failed(cache.store.store(entry, key: manifest.key, name: name))
+            writes.pending.withLock { $0 -= size }
         }
+    }
+
+    /// At the end of the run: blocks until every entry is written, then saves the name index.
+    func close() {
+        writer.sync {}
+        writes.failed(cache.store.saveNames())
     }
 }

@@ -179,6 +179,7 @@ final class JobReporter {
         try console.clearProgress()
         try sayNotices()
         for report in reports { report.close() }
+        cache?.close()
         if !settings.quiet {
             for line in tally.summary(wall: .now - start, style: style) { try console.say(console.fitted(line)) }
         }

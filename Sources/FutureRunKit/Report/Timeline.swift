@@ -57,6 +57,7 @@ final class Timeline: Report {
                     ? "stopped by futurerun and queued again (not an attempt)"
                     : Self.detail(attempt.status, last ? outcome.status : .failed(attempt.status))
                         + (last ? Self.admission(outcome.admission) : "")
+                        + (last && outcome.isFlaky ? " (flaky: it passed after \(outcome.failedAttempts) failed)" : "")
                 bars.append(
                     TimelineDrawing.Bar(
                         number: job.number, label: outcome.isCached ? job.label + " (cached)" : job.label,
