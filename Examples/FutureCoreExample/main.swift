@@ -3,15 +3,17 @@
 // shows instead what a blocking read in a command's callback does: it stops with a message.
 import FutureCore
 import FutureProcess
+import Glibc
 
 if CommandLine.arguments.dropFirst().first == "blocking-in-a-callback" {
-    // The callback runs on the engine's thread, which also resolves `later`: waiting there for it
-    // would hang for ever, so FutureCore stops the program and says why.
+    // An `.inline` callback runs on the engine's thread, which also resolves `later`: waiting there
+    // for it would hang for ever, so FutureCore stops the program and says why. (A callback on the
+    // default executor, ``JobPool/shared``, may wait: it runs on a pool thread.)
     // `gate` ends after its callback is registered, so the callback runs on the engine's thread.
     let later = Command.shell("sleep 10; echo later").run()
     let gate = Command.shell("sleep 0.5").run()
     let done = Promise<String, Never>()
-    gate.onSuccess { _ in done.succeed(String(decoding: later.value.stdout.bytes(), as: UTF8.self)) }
+    gate.onSuccess(on: .inline) { _ in done.succeed(String(decoding: later.value.stdout.bytes(), as: UTF8.self)) }
     print(done.future.value)
 }
 
@@ -24,7 +26,7 @@ print(greeting.value ?? "nil", answer.value)
 let kernel = Command.shell("uname -s").run()
 let user = Command.shell("id -un").run()
 let both = kernel.zip(user).map { kernel, user in
-    String(decoding: kernel.stdout.bytes() + [32] + user.stdout.bytes(), as: UTF8.self)
+    String(decoding: kernel.stdout.bytes() + user.stdout.bytes(), as: UTF8.self)
 }
 print("ran:", both.value.split(separator: "\n").joined(separator: " "))
 
@@ -51,3 +53,37 @@ let package = Future<String>.after([build, lint]) { outcomes in
     .success("cancelled")
 }
 print("graph:", package.value, terminator: "")
+
+// Every outcome, failures included, never stopping at the first.
+let checks = [Command.shell("exit 0").run(), Command.shell("exit 3").run()]
+print("settled:", Future.allSettled(checks).value.map { "\($0.get().status)" }.joined(separator: " "))
+
+// Waiting for one of none is an error to handle, not a hang.
+let none: [ThrowingFuture<Int>] = []
+print("none:", (try? ThrowingFuture.any(none).value).map(String.init) ?? "\(FutureError.noFutures)")
+
+// A delay as a future: no thread sleeps for it.
+print("after:", Future.after(.milliseconds(50)).map { "50ms later" }.value)
+
+// Outcomes as they come, and in input order, from async code; a command's output line by line.
+let racers: [Future<String>] = [
+    Future(on: .blocking) {
+        usleep(80_000)
+        return "slow"
+    },
+    Future { "fast" },
+]
+let report = Future<String>(awaiting: {
+    var arrived: [String] = []
+    for await outcome in Future.completions(of: racers) { arrived.append(outcome.get()) }
+    var ordered: [String] = []
+    for await outcome in Future.results(of: racers) { ordered.append(outcome.get()) }
+    var lines: [String] = []
+    for await line in await Command.shell("printf 'one\\ntwo\\n'").run().get().stdout.lines { lines.append(line) }
+    // Cancelling the task that awaits `get()` cancels the future: the command is stopped.
+    let sleeper = Command.shell("sleep 30").run()
+    let waiting = Task { await sleeper.get().status }
+    waiting.cancel()
+    return "\(arrived) \(ordered) \(lines) \(await waiting.value)"
+})
+print("async:", report.value)

@@ -6,22 +6,24 @@ import Testing
 
 private enum Boom: Error, Equatable { case boom(Int) }
 
+// Futures that stand for blocking work (a sleep): on the blocking executor, so that they overlap
+// however many other tests' futures the shared pool runs.
 private func later<T: Sendable>(_ milliseconds: Int, _ value: T) -> Future<T> {
-    Future {
+    Future(on: .blocking) {
         usleep(UInt32(milliseconds * 1000))
         return value
     }
 }
 
 private func failing(_ milliseconds: Int, _ code: Int) -> Eventual<Int, Boom> {
-    Eventual { () throws(Boom) -> Int in
+    Eventual(on: .blocking) { () throws(Boom) -> Int in
         usleep(UInt32(milliseconds * 1000))
         throw .boom(code)
     }
 }
 
 private func succeeding(_ milliseconds: Int, _ value: Int) -> Eventual<Int, Boom> {
-    Eventual { () throws(Boom) -> Int in
+    Eventual(on: .blocking) { () throws(Boom) -> Int in
         usleep(UInt32(milliseconds * 1000))
         return value
     }
@@ -121,7 +123,7 @@ private func succeeding(_ milliseconds: Int, _ value: Int) -> Eventual<Int, Boom
 
     @Test func timeoutFailsSlowFuturesAndCancelsThem() throws {
         let cancelled = Locked(false)
-        let slow = Future<Int>.cancellable { token in
+        let slow = Future<Int>.cancellable(on: .blocking) { token in
             token.onCancel { cancelled.withLock { $0 = true } }
             while !token.isCancelled { usleep(1000) }
             return 0
@@ -137,7 +139,7 @@ private func succeeding(_ milliseconds: Int, _ value: Int) -> Eventual<Int, Boom
 @Suite struct Cancellation {
     @Test func cancelReachesRunningWork() {
         let started = DispatchSemaphore(value: 0)
-        let future = Future<String>.cancellable { token in
+        let future = Future<String>.cancellable(on: .blocking) { token in
             started.signal()
             while !token.isCancelled { usleep(500) }
             return "stopped"

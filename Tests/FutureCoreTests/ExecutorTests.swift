@@ -56,7 +56,7 @@ import Testing
         let sleep: UInt32 = isThreadSanitized ? 2_000_000 : 200_000
         let stamps = Locked<[(start: ContinuousClock.Instant, end: ContinuousClock.Instant)]>([])
         let sleepers = (0..<64).map { _ in
-            Future {
+            Future(on: .blocking) {
                 let start = ContinuousClock.now
                 usleep(sleep)
                 stamps.withLock { $0.append((start, .now)) }
@@ -82,11 +82,12 @@ import Testing
         return count
     }
 
-    @Test func theSharedPoolRunsAThousandFuturesOnAFewThreadsAndLendsSlotsToWaiters() {
-        // The pool's own threads, counted by their name while the futures run.
+    @Test func theDefaultExecutorRunsAThousandFuturesOnAFewThreadsAndLendsSlotsToWaiters() {
+        // The default executor is the shared pool; its threads, counted by their name while the
+        // futures run.
         let most = Locked(0)
         let futures = (0..<1000).map { index in
-            Future(on: .shared) {
+            Future {
                 let now = Self.threads(named: "futurecore-jobs")
                 most.withLock { $0 = max($0, now) }
                 return index

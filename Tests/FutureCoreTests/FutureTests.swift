@@ -2,6 +2,7 @@ import Dispatch
 import FutureCore
 import FutureProcess
 import Glibc
+import TestSupport
 import Testing
 
 @Sendable private func expensiveCall() -> String { "computed" }
@@ -99,7 +100,7 @@ import Testing
         let promises = (0..<count).map { _ in Promise<Int, Never>() }
         let calls = Locked([Int](repeating: 0, count: count))
         for (index, promise) in promises.enumerated() {
-            promise.future.onSuccess { value in
+            promise.future.onSuccess(on: .inline) { value in
                 #expect(value == index)
                 calls.withLock { $0[index] += 1 }
             }
@@ -118,7 +119,7 @@ import Testing
     @Test func callbacksRunInRegistrationOrder() {
         let promise = Promise<Int, Never>()
         let order = Locked([Int]())
-        for index in 0..<20 { promise.future.onComplete { _ in order.withLock { $0.append(index) } } }
+        for index in 0..<20 { promise.future.onComplete(on: .inline) { _ in order.withLock { $0.append(index) } } }
         promise.succeed(0)
         #expect(order.withLock { $0 } == Array(0..<20))
     }
@@ -129,8 +130,8 @@ import Testing
         let failed = Promise<Int, Boom>()
         let seen = Locked([String]())
         for promise in [ok, failed] {
-            promise.future.onSuccess { value in seen.withLock { $0.append("success \(value)") } }
-            promise.future.onFailure { _ in seen.withLock { $0.append("failure") } }
+            promise.future.onSuccess(on: .inline) { value in seen.withLock { $0.append("success \(value)") } }
+            promise.future.onFailure(on: .inline) { _ in seen.withLock { $0.append("failure") } }
         }
         ok.succeed(1)
         failed.fail(.boom)
@@ -154,7 +155,24 @@ import Testing
     @Test func callbackRegisteredAfterResolutionRunsAtOnce() {
         let future = Future<Int>(resolved: .success(3))
         let seen = Locked(0)
-        future.onSuccess { value in seen.withLock { $0 = value } }
+        future.onSuccess(on: .inline) { value in seen.withLock { $0 = value } }
         #expect(seen.withLock { $0 } == 3)
+    }
+
+    @Test func aCallbackRunsOffTheResolvingThreadByDefaultAndMayWaitThere() {
+        // The promise is kept by a command's end, on the engine's thread: an inline callback there
+        // that read `later` would trap (ThreadingRules); one on the default executor may wait.
+        let later = Future(on: .blocking) {
+            usleep(200_000)
+            return 7
+        }
+        let resolver = Locked<String?>(nil)
+        let read = Promise<Int, Never>()
+        Command.shell("true").run().onComplete { _ in
+            resolver.withLock { $0 = readText("/proc/thread-self/comm") }
+            read.succeed(later.value)
+        }
+        #expect(read.future.wait(timeout: .seconds(20)) == .success(7))
+        #expect(resolver.withLock { $0 } == "futurecore-jobs\n", "on the shared pool, not the engine's thread")
     }
 }

@@ -173,7 +173,7 @@ private func groupIsAlive(_ group: Int32) -> Bool {
         let slice = ProcessScheduling.slice
         // Started from a callback on the engine's thread, so that this thread spawns it.
         let second = Locked<Future<CommandResult>?>(nil)
-        sh("true").run().onComplete { _ in second.withLock { $0 = sh("grep '^se.slice ' /proc/self/sched").run() } }
+        sh("true").run().onComplete(on: .inline) { _ in second.withLock { $0 = sh("grep '^se.slice ' /proc/self/sched").run() } }
         #expect(eventually { second.withLock { $0 } != nil })
         let child = try #require(second.withLock { $0 }).value
         let childSlice = Int(text(child.stdout).split(separator: " ").last?.filter(\.isNumber) ?? "")

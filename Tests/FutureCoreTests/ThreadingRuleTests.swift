@@ -15,7 +15,7 @@ import Testing
                 usleep(5_000_000)
                 return 1
             }
-            Command.shell("sleep 0.3").run().onComplete { _ in _ = later.value }
+            Command.shell("sleep 0.3").run().onComplete(on: .inline) { _ in _ = later.value }
             sleep(10)
         }
     }

@@ -35,7 +35,8 @@ extension Executor where Self == QueueExecutor {
 }
 
 extension Executor where Self == JobPool {
-    /// A thread a processor, more only while they wait on futures (``JobPool/shared``).
+    /// A thread a processor, more only while they wait on futures (``JobPool/shared``): the default
+    /// of futures and callbacks.
     public static var shared: JobPool { JobPool.shared }
 
     /// Threads for blocking work: every item gets a thread at once (idle threads are reused), so

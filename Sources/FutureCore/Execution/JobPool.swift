@@ -15,9 +15,9 @@ public final class JobPool: Executor {
 
     /// As many threads as processors run items at once, and one more for each of them parked on a
     /// future's `value` or `wait` (the slot is lent while it waits): 1,000 futures take a few
-    /// threads, and futures waiting for futures never deadlock it. Work that blocks on anything
-    /// else (a sleep, a pipe, a lock) holds its slot, so the futures' default stays ``blocking``
-    /// (the seed's futures stand for such work); ask for this one with `Future(on: .shared) { … }`.
+    /// threads, and futures waiting for futures never deadlock it. The default executor of futures
+    /// and of their callbacks. Work that blocks on anything else (a sleep, a pipe, a lock) holds
+    /// its slot: work of that kind that must overlap asks for ``blocking``.
     public static let shared = JobPool(width: Platform.processorCount, threadName: "futurecore-jobs")
 
     private struct State {

@@ -1,10 +1,11 @@
 /// Transformations of one or two futures. Each returns a new future at once (never blocks); the
-/// transform runs on `executor` (default: inline, on the thread that resolves the source).
+/// transform runs on `executor` (default: ``JobPool/shared``, as callbacks do; `.inline` runs it on
+/// the thread that resolves the source, for short work that never blocks).
 /// Cancelling a derived future cancels its sources.
 extension Eventual {
     /// The value transformed by `transform`; a failure passes through unchanged.
     public func map<NewValue: Sendable>(
-        on executor: any Executor = .inline,
+        on executor: any Executor = .shared,
         _ transform: @escaping @Sendable (Value) -> NewValue
     ) -> Eventual<NewValue, Failure> {
         let next = Eventual<NewValue, Failure>.derived(cancelling: [self])
@@ -14,7 +15,7 @@ extension Eventual {
 
     /// The failure transformed by `transform`; a value passes through unchanged.
     public func mapError<NewFailure: Error>(
-        on executor: any Executor = .inline,
+        on executor: any Executor = .shared,
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Eventual<Value, NewFailure> {
         let next = Eventual<Value, NewFailure>.derived(cancelling: [self])
@@ -24,7 +25,7 @@ extension Eventual {
 
     /// The future that `transform` returns for the value; a failure passes through unchanged.
     public func flatMap<NewValue: Sendable>(
-        on executor: any Executor = .inline,
+        on executor: any Executor = .shared,
         _ transform: @escaping @Sendable (Value) -> Eventual<NewValue, Failure>
     ) -> Eventual<NewValue, Failure> {
         let next = Eventual<NewValue, Failure>.derived(cancelling: [self])
@@ -43,7 +44,7 @@ extension Eventual {
 
     /// A future that cannot fail: a failure is replaced by what `transform` makes of it.
     public func recover(
-        on executor: any Executor = .inline,
+        on executor: any Executor = .shared,
         _ transform: @escaping @Sendable (Failure) -> Value
     ) -> Future<Value> {
         let next = Future<Value>.derived(cancelling: [self])

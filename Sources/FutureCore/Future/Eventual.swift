@@ -28,9 +28,14 @@ public typealias ThrowingFuture<Value: Sendable> = Eventual<Value, any Error>
 ///   ``wait()``; help-while-waiting). Called on a ``JobPool``
 ///   thread, they lend the thread's slot to the pool while parked, so futures on a bounded pool may wait
 ///   for each other without deadlock.
-/// - Callbacks run on the executor given at registration (default ``InlineExecutor``: on the
-///   completing thread, or at once on the registering thread if already resolved). Callbacks
-///   registered before resolution run in registration order.
+/// - A future's closure runs on ``JobPool/shared`` unless told otherwise: a thread a processor, more
+///   only while its threads are parked reading futures. Work that blocks on anything else and must
+///   overlap with more of its kind than there are processors asks for ``JobPool/blocking``.
+/// - Callbacks (and ``map(on:_:)``, ``flatMap(on:_:)``, …) run on the executor given at
+///   registration: by default ``JobPool/shared``, never the completing thread, so a callback may
+///   read other futures. ``InlineExecutor`` (`.inline`) runs them on the completing thread (or at
+///   once on the registering thread if already resolved), in registration order: for short work
+///   that must not wait for a thread.
 /// - ``cancel()`` is cooperative: it tells the work (through its ``CancellationToken``) to stop; the
 ///   work decides how it finishes.
 public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
@@ -68,8 +73,11 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
     /// Runs `body` on `executor` at once and resolves with what it returns or throws.
     ///
     /// - Parameters:
-    ///   - executor: where `body` runs; by default ``JobPool/blocking``, a thread of its own per
-    ///     running future, since futures stand for protracted, blocking work that must overlap.
+    ///   - executor: where `body` runs; by default ``JobPool/shared``: a thread a processor, and one
+    ///     more for each of them parked reading a future, so 1,000 futures take a few threads and
+    ///     futures that wait for futures never deadlock. Work that blocks on anything else (a
+    ///     sleep, a pipe, a lock held elsewhere) and must overlap with more such work than there
+    ///     are processors asks for ``JobPool/blocking``: `Future(on: .blocking) { … }`.
     ///   - body: the work; what it returns or throws resolves the future.
     ///
     /// On a ``JobPool`` (the default), a blocking read (`value`, ``wait()``) of the future before
@@ -77,7 +85,7 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
     /// then has nothing else to do: no thread is woken, and nobody waits to be woken
     /// (help-while-waiting). Other executors keep their work (a serial queue's, the main queue's).
     public convenience init(
-        on executor: any Executor = .blocking,
+        on executor: any Executor = .shared,
         _ body: @escaping @Sendable () throws(Failure) -> Value
     ) {
         let work = UnstartedWork()
@@ -91,7 +99,7 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
     /// `Future(expensiveCall())`: evaluates the expression on `executor`, as the closure form does.
     public convenience init(
         _ body: @autoclosure @escaping @Sendable () -> Value,
-        on executor: any Executor = .blocking
+        on executor: any Executor = .shared
     ) where Failure == Never {
         self.init(on: executor, body)
     }
@@ -99,7 +107,7 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
     /// Runs `body` on `executor`, handing it this future's ``CancellationToken`` so that the work can
     /// notice ``cancel()`` (poll `token.isCancelled`, or register `token.onCancel`).
     public static func cancellable(
-        on executor: any Executor = .blocking,
+        on executor: any Executor = .shared,
         _ body: @escaping @Sendable (CancellationToken) throws(Failure) -> Value
     ) -> Eventual {
         let future = Eventual()
@@ -204,21 +212,27 @@ public final class Eventual<Value: Sendable, Failure: Error>: Cancellable {
     }
 
     /// Runs `callback` with the outcome, on `executor`, once the future resolves (or now, if it has).
-    /// Callbacks registered before resolution run in registration order. Never blocks.
+    /// Never blocks.
+    ///
+    /// By default the callback runs on ``JobPool/shared``, never on the thread that resolves the
+    /// future (a command's future resolves on the process engine's thread, where a blocking read
+    /// would deadlock): it may read other futures' `value`. `.inline` runs it on the resolving
+    /// thread at once, in registration order with the other inline callbacks: for short,
+    /// non-blocking work that must not wait for a thread.
     public func onComplete(
-        on executor: any Executor = .inline,
+        on executor: any Executor = .shared,
         _ callback: @escaping @Sendable (Outcome) -> Void
     ) {
         whenComplete { outcome in executor.execute { callback(outcome) } }
     }
 
     /// Runs `callback` with the value if the future succeeds, on `executor`. Never blocks.
-    public func onSuccess(on executor: any Executor = .inline, _ callback: @escaping @Sendable (Value) -> Void) {
+    public func onSuccess(on executor: any Executor = .shared, _ callback: @escaping @Sendable (Value) -> Void) {
         onComplete(on: executor) { if case .success(let value) = $0 { callback(value) } }
     }
 
     /// Runs `callback` with the error if the future fails, on `executor`. Never blocks.
-    public func onFailure(on executor: any Executor = .inline, _ callback: @escaping @Sendable (Failure) -> Void) {
+    public func onFailure(on executor: any Executor = .shared, _ callback: @escaping @Sendable (Failure) -> Void) {
         onComplete(on: executor) { if case .failure(let error) = $0 { callback(error) } }
     }
 

@@ -1,8 +1,9 @@
 /// The writing side of a future: complete it from anywhere, exactly once.
 ///
 ///     let promise = Promise<Int, Never>()
-///     promise.future.onSuccess { print($0) }
-///     promise.succeed(42)            // callbacks run here, on this thread
+///     promise.future.onSuccess { print($0) }            // soon, on the shared pool
+///     promise.future.onSuccess(on: .inline) { print($0) } // here, on the completing thread
+///     promise.succeed(42)
 ///
 /// Completing a promise twice is a programming error: ``complete(_:)`` stops the program with a
 /// message saying so. Where two parties may race to complete, use ``tryComplete(_:)``, which reports

@@ -155,7 +155,7 @@ public final class CommandPool: Sendable {
     /// resolves as ``TerminationStatus/cancelled``; cancelling the future withdraws or stops it.
     public func run(_ command: Command) -> Future<CommandResult> {
         let start = submit(command)
-        let result = start.flatMap { $0.result }
+        let result = start.flatMap(on: .inline) { $0.result }
         result.cancellation.onCancel { start.cancel() }
         return result
     }
@@ -237,7 +237,7 @@ public final class CommandPool: Sendable {
     private func start(_ queued: Queued, seat: Seat) {
         let run = startCommand(queued.build(seat), seat)
         if !queued.promise.tryComplete(.success(run)) || queued.promise.isCancelled { run.cancel() }
-        run.result.onComplete { [self] outcome in
+        run.result.onComplete(on: .inline) { [self] outcome in
             queued.onFinish?(outcome.get())
             let starts = state.withLock { state in
                 state.running -= 1

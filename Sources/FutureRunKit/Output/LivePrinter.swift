@@ -48,8 +48,8 @@ final class LivePrinter {
             var moved = false
             while let ticket = scheduler.tickets.tryReceive() {
                 active.append(Active(ticket: ticket))
-                ticket.started.onComplete { [wakeUp] _ in wakeUp.signal() }
-                ticket.outcome.onComplete { [wakeUp] _ in wakeUp.signal() }
+                ticket.started.onComplete(on: .inline) { [wakeUp] _ in wakeUp.signal() }
+                ticket.outcome.onComplete(on: .inline) { [wakeUp] _ in wakeUp.signal() }
                 moved = true
             }
             var index = 0

@@ -97,7 +97,7 @@ final class HostFleet: Sendable {
         }
         master.stdout.setWaker(answer)
         answer()
-        master.result.onComplete { [self] outcome in
+        master.result.onComplete(on: .inline) { [self] outcome in
             answer()
             guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
                 return  // a connection that ends later is found out by its jobs (ssh's 255, then a check)
@@ -189,7 +189,7 @@ final class HostFleet: Sendable {
         if out { return decide(false) }
         guard check else { return }
         applyWidth(lane)
-        host.checkCommand(connection: session).run().onComplete { [self] outcome in
+        host.checkCommand(connection: session).run().onComplete(on: .inline) { [self] outcome in
             let alive = outcome.get().succeeded
             let (notice, deciders) = state.withLock { state in
                 (

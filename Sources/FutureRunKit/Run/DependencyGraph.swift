@@ -64,7 +64,7 @@ final class DependencyGraph: Sendable {
             .success(neverStarted())
         }
         waiting.withLock { $0[number] = composed }
-        composed.onComplete { [self] _ in waiting.withLock { _ = $0.removeValue(forKey: number) } }
+        composed.onComplete(on: .inline) { [self] _ in waiting.withLock { _ = $0.removeValue(forKey: number) } }
     }
 
     /// Starts none of the jobs still waiting: each ends as not started, at once. The latest first:

@@ -264,7 +264,7 @@ final class Scheduler: Sendable {
                 }
             })
         launcher.queued()
-        submitted.onComplete { [self] outcome in
+        submitted.onComplete(on: .inline) { [self] outcome in
             let run = outcome.get()
             // The first start wins (a spawn the system refused is tried again with the same ticket).
             if attempt == 1 { ticket.startPromise.tryComplete(.success(run)) }

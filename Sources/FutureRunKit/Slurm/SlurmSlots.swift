@@ -68,7 +68,7 @@ final class SlurmSlots: Sendable {
         worker.stdout.discardConsumed()
         slots.withLock { $0[slot] = Slot(worker: worker, input: input, frames: SlotFrames(token: token)) }
         worker.stdout.setWaker { [self] in pump(slot: slot) }
-        worker.result.onComplete { [self] outcome in workerEnded(slot: slot, outcome.get()) }
+        worker.result.onComplete(on: .inline) { [self] outcome in workerEnded(slot: slot, outcome.get()) }
     }
 
     /// What a worker's stdout has now, relayed to the slot's job; its end finishes the job. On the

@@ -105,7 +105,7 @@ final class WarmShells: Sendable {
         }
         run.stdout.setWaker { [self] in pump(slot: slot, ending: false) }
         run.stderr.setWaker { [self] in pump(slot: slot, ending: false) }
-        run.result.onComplete { [self] outcome in shellEnded(slot: slot, outcome.get()) }
+        run.result.onComplete(on: .inline) { [self] outcome in shellEnded(slot: slot, outcome.get()) }
     }
 
     /// What the shell's streams have now, relayed to the slot's job; both frames ended, the job
