@@ -81,10 +81,6 @@ public enum FutureRun {
             console: console, settings: plan.reporterSettings, reports: plan.reports, source: plan.source,
             cache: plan.cache.map(CacheRecorder.init), running: { scheduler.runningJobs() }, notices: { scheduler.takeNotices() })
         for notice in plan.startNotices + (plan.widthNotice.map { [$0] } ?? []) { try? console.say("futurerun: " + notice) }
-        ProcessEngine.shared.startGuardian()
-        scheduler.start()
-        // After the first job's way is clear: a signal arriving before stays pending (blocked in
-        // every thread) until the watcher takes it.
         let grace = DurationFormat.format(plan.options.grace)
         SignalWatcher.handle(
             stop: { signal in
@@ -118,6 +114,11 @@ public enum FutureRun {
                 scheduler.announce(
                     running.isEmpty ? "no job is running" : "running: " + list.joined(separator: ", "))
             })
+
+        // Only now: a stop signal that comes before the run's handlers are set ends futurerun at
+        // once (SignalWatcher), which would leave a job already started running on, orphaned.
+        ProcessEngine.shared.startGuardian()
+        scheduler.start()
 
         var outputError: OutputError?
         do throws(OutputError) {
