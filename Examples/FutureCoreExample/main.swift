@@ -73,11 +73,19 @@ let racers: [Future<String>] = [
     },
     Future { "fast" },
 ]
+@Sendable func text(_ result: CommandResult) -> String {
+    String(decoding: result.stdout.bytes().dropLast(), as: UTF8.self)
+}
 let report = Future<String>(awaiting: {
     var arrived: [String] = []
     for await outcome in Future.completions(of: racers) { arrived.append(outcome.get()) }
     var ordered: [String] = []
     for await outcome in Future.results(of: racers) { ordered.append(outcome.get()) }
+    // A pool's commands as they end, and in their order.
+    let twoAtOnce = CommandPool(width: 2)
+    let commands: [Command] = [.shell("sleep 0.1; echo slow"), .shell("echo fast")]
+    for await result in twoAtOnce.completions(of: commands) { arrived.append(text(result)) }
+    for await result in twoAtOnce.results(of: commands) { ordered.append(text(result)) }
     var lines: [String] = []
     for await line in await Command.shell("printf 'one\\ntwo\\n'").run().get().stdout.lines { lines.append(line) }
     // Cancelling the task that awaits `get()` cancels the future: the command is stopped.

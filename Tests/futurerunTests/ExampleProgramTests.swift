@@ -20,7 +20,7 @@ import Testing
             lines == [
                 "hello 42", "ran: Linux \(user)", "pool: 1,2,3,4", "recovered: -1", "graph: packaged",
                 "settled: exited(0) exited(3)", "none: no futures were given", "after: 50ms later",
-                #"async: ["fast", "slow"] ["slow", "fast"] ["one", "two"] cancelled"#,
+                #"async: ["fast", "slow", "fast", "slow"] ["slow", "fast", "slow", "fast"] ["one", "two"] cancelled"#,
             ])
     }
 }
