@@ -91,6 +91,15 @@ import Testing
         #expect(check.status == .exited(0) || check.status == .exited(127))
     }
 
+    @Test func junitSaysHowMuchOfALongOutputItLeftOut() {
+        let scratch = Scratch()
+        _ = futurerun(["-q", "--junit", scratch.file("r.xml"), "seq 250", ":::", "seq 3"])
+        let xml = scratch.read("r.xml") ?? ""
+        #expect(xml.contains("<system-out>[… 50 earlier lines not kept …]\n51\n52\n"))
+        #expect(xml.contains("\n250</system-out>"))
+        #expect(xml.contains("<system-out>1\n2\n3</system-out>"), "a whole output gets no marker")
+    }
+
     @Test func resultsDirectoryHoldsAFolderPerJob() {
         let scratch = Scratch()
         let out = scratch.file("out")

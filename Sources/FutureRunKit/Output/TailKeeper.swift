@@ -5,6 +5,8 @@ struct TailKeeper {
     private let limit: Int
     private var lines: [[UInt8]] = []
     private var current: [UInt8] = []
+    /// Lines that came before the kept ones, no longer kept.
+    private(set) var dropped = 0
 
     init(limit: Int) { self.limit = limit }
 
@@ -27,7 +29,16 @@ struct TailKeeper {
     private mutating func push() {
         lines.append(current)
         current = []
-        if lines.count > limit { lines.removeFirst(lines.count - limit) }
+        if lines.count > limit {
+            dropped += lines.count - limit
+            lines.removeFirst(lines.count - limit)
+        }
+    }
+
+    /// ``text``, after a first line that says how many lines came before, if some did: what a
+    /// report shows of a long output, so that a cut one is not taken for a whole one.
+    var markedText: [String] {
+        dropped == 0 ? text : ["[… \(dropped) earlier line\(dropped == 1 ? "" : "s") not kept …]"] + text
     }
 
     /// The kept lines, as text (a last line without newline included).

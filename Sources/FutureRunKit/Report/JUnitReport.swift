@@ -3,8 +3,8 @@ import FutureProcess
 import Glibc
 
 /// `--junit FILE`: JUnit XML for CI dashboards, one testcase per job with its time; a failed job
-/// gets a `<failure>` with its exit status or signal and the tail of its stderr; the last lines of
-/// stdout and stderr go to `system-out`/`system-err`. The file is valid XML after every job (the
+/// gets a `<failure>` with its exit status or signal and the tail of its stderr; the last 200 lines
+/// of stdout and stderr go to `system-out`/`system-err`, after a line saying how many came before. The file is valid XML after every job (the
 /// closing tags are rewritten behind each new testcase, and a failed write is cut back), so an
 /// interrupted run keeps what completed; the counts are added to `<testsuite>` at the end.
 final class JUnitReport: Report {
@@ -32,7 +32,7 @@ final class JUnitReport: Report {
     func finished(_ outcome: JobOutcome) {
         let tail = tails.removeValue(forKey: outcome.job.number) ?? (TailKeeper(limit: 0), TailKeeper(limit: 0))
         counts.add(outcome)
-        append(JUnitFormat.testcase(outcome, stdout: tail.out.text, stderr: tail.err.text))
+        append(JUnitFormat.testcase(outcome, stdout: tail.out.markedText, stderr: tail.err.markedText))
     }
 
     /// Writes `text` in place of the footer, then the footer again.
