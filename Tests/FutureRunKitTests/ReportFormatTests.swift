@@ -132,18 +132,18 @@ private func compare(_ rendered: String, with name: String, filePath: String = #
             number: 1, label: "gen", command: "./codegen", outcome: .ok, detail: "ok", slot: 1, start: 100, wall: 0.2, cpu: 0.1,
             maxResidentBytes: 2 << 20, attempt: 1, attempts: 1),
         .init(
-            number: 2, label: "lint <x>", command: "make lint", outcome: .failed, detail: "exit 1", slot: 2, start: 100,
+            number: 2, label: "lint <x>", command: "make lint", outcome: .failed, detail: "failed: exit 1", slot: 2, start: 100,
             wall: 0.05,
             cpu: 0.04, maxResidentBytes: 1 << 20, attempt: 1, attempts: 1),
         .init(
-            number: 3, label: "build", command: "make", outcome: .failed, detail: "exit 2", slot: 1, start: 100.2, wall: 0.1,
+            number: 3, label: "build", command: "make", outcome: .failed, detail: "failed: exit 2", slot: 1, start: 100.2, wall: 0.1,
             cpu: 0.1,
             maxResidentBytes: 4 << 20, attempt: 1, attempts: 2),
         .init(
             number: 3, label: "build", command: "make", outcome: .ok, detail: "ok", slot: 2, start: 100.3, wall: 0.3, cpu: 0.25,
             maxResidentBytes: 4 << 20, attempt: 2, attempts: 2),
         .init(
-            number: 4, label: "slow", command: "sleep 0.5", outcome: .timedOut, detail: "timeout", slot: 1, start: 100.3,
+            number: 4, label: "slow", command: "sleep 0.5", outcome: .timedOut, detail: "timed out", slot: 1, start: 100.3,
             wall: 0.2,
             cpu: 0, maxResidentBytes: 1 << 20, attempt: 1, attempts: 1),
     ]

@@ -60,6 +60,26 @@ import Testing
         #expect((scales.max() ?? 0) / (scales.min() ?? 1) < 1.05, "\(scales)")
     }
 
+    @Test func eachAttemptHasTheColourOfItsOwnEndAndTooltipsSayItOnce() throws {
+        let scratch = Scratch()
+        let counter = quoted(scratch.file("count"))
+        // The first attempt times out, the second passes: an orange bar, then a green one.
+        let run = futurerun(
+            [
+                "-q", "--retries", "2", "--timeout", "300ms", "--timeline", scratch.file("t.svg"),
+                "echo x >> \(counter); [ $(wc -l < \(counter)) -ge 2 ] || sleep 5", ":::", "true",
+            ])
+        #expect(run.status == 0, "\(run.err)")
+        let svg = try #require(scratch.read("t.svg"))
+        let firstTry = try #require(svg.firstRange(of: "data-job=\"1\" data-attempt=\"1\">"))
+        #expect(svg[firstTry.upperBound...].prefix(200).contains("fill=\"#f77f00\""), "the timed-out try is orange")
+        #expect(svg.contains("&#10;timed out&#10;") && svg.contains("&#10;ok (flaky: it passed after 1 failed)&#10;"))
+        #expect(!svg.contains("ok: ok") && !svg.contains("timed out: timeout"))
+        // A job far shorter than a pixel of the axis still gets a bar one can point at.
+        let widths = svg.matches(of: /width="([0-9.]+)" height="20"/).compactMap { Double($0.output.1) }
+        #expect(widths.count == 3 && widths.allSatisfy { $0 >= 3 }, "\(widths)")
+    }
+
     @Test func hostileLabelsAndCommandsAreTextNeverMarkup() throws {
         let scratch = Scratch()
         let hostile = "<script>alert(1)</script>\u{01}&\"'"

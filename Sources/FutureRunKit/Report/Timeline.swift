@@ -51,7 +51,11 @@ final class Timeline: Report {
             let attempts = outcome.earlierAttempts + [AttemptRecord(slot: outcome.slot, host: outcome.host, outcome.result)]
             for (index, attempt) in attempts.enumerated() {
                 let last = index == attempts.count - 1
-                let status = last ? Self.drawn(outcome.status) : attempt.requeued ? .stopped : .failed
+                // Each attempt in the colour of its own end: a timed-out try is orange, not red.
+                let status =
+                    last
+                    ? Self.drawn(outcome.status)
+                    : attempt.requeued ? .stopped : attempt.status == .timedOut ? .timedOut : .failed
                 let detail =
                     attempt.requeued
                     ? "stopped by futurerun and queued again (not an attempt)"
@@ -97,10 +101,14 @@ final class Timeline: Report {
             + (times.suspended == .zero ? "" : ", suspended \(DurationFormat.format(times.suspended))")
     }
 
+    /// How the attempt ended, in words said once: `ok`, `failed: exit 2`, `timed out`, `stopped by
+    /// futurerun`.
     private static func detail(_ termination: TerminationStatus, _ status: JobStatus) -> String {
-        switch status {
-        case .stopped: "stopped by futurerun"
-        default: termination == .exited(0) ? "ok" : StatusLine.describe(termination)
+        switch (status, termination) {
+        case (.stopped, _): "stopped by futurerun"
+        case (_, .exited(0)): "ok"
+        case (_, .timedOut): "timed out"
+        default: "failed: " + StatusLine.describe(termination)
         }
     }
 

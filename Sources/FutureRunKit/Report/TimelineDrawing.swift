@@ -126,7 +126,8 @@ enum TimelineDrawing {
         for bar in bars {
             let x = left + (bar.start - origin) * scale
             let y = top + Double(rowOf(bar) - 1) * rowHeight + 3
-            let barWidth = max(1, bar.wall * scale)
+            // A short job stays visible, and findable: its label is in the tooltip, which its bar shows.
+            let barWidth = max(3, bar.wall * scale)
             svg += "<g class=\"job\" data-job=\"\(bar.number)\" data-attempt=\"\(bar.attempt)\">"
             svg +=
                 "<rect x=\"\(format(x))\" y=\"\(format(y))\" width=\"\(format(barWidth))\" height=\"\(format(rowHeight - 6))\" rx=\"3\" "
@@ -160,12 +161,13 @@ enum TimelineDrawing {
         return svg + "</svg>\n"
     }
 
-    /// The tooltip: job number, label, command, status, wall, CPU and peak memory.
+    /// The tooltip: job number and label, the attempt, the command, how it ended (each word once),
+    /// wall, CPU and peak memory.
     static func tooltip(_ bar: Bar) -> String {
         var lines = ["job \(bar.number): \(bar.label)"]
         if bar.attempts > 1 { lines.append("attempt \(bar.attempt) of \(bar.attempts)") }
         lines.append("$ " + bar.command)
-        lines.append("\(bar.outcome.rawValue): \(bar.detail)")
+        lines.append(bar.detail)
         lines.append(
             "wall \(DurationFormat.format(.milliseconds(Int64(bar.wall * 1000)))), CPU \(DurationFormat.format(.milliseconds(Int64(bar.cpu * 1000)))), "
                 + "peak memory \(bar.maxResidentBytes / 1024) KiB")
