@@ -136,7 +136,8 @@ private func compare(_ rendered: String, with name: String, filePath: String = #
             wall: 0.05,
             cpu: 0.04, maxResidentBytes: 1 << 20, attempt: 1, attempts: 1),
         .init(
-            number: 3, label: "build", command: "make", outcome: .failed, detail: "failed: exit 2", slot: 1, start: 100.2, wall: 0.1,
+            number: 3, label: "build", command: "make", outcome: .failed, detail: "failed: exit 2", slot: 1, start: 100.2,
+            wall: 0.1,
             cpu: 0.1,
             maxResidentBytes: 4 << 20, attempt: 1, attempts: 2),
         .init(
