@@ -58,3 +58,24 @@ public struct CommandResult: Sendable {
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
+
+extension CommandResult {
+    /// The result of a job no process of this engine ran (another's, ``RelayedRun``; or one kept
+    /// from an earlier run): its exit code or signal as `status` says, no resource figures,
+    /// ``processID`` -1.
+    package init(
+        notSpawnedHere status: TerminationStatus, startTime: Double, wallTime: Duration, stdout: CapturedOutput,
+        stderr: CapturedOutput
+    ) {
+        var exitCode: Int32?
+        var signal: Int32?
+        switch status {
+        case .exited(let code): exitCode = code
+        case .signaled(let number): signal = number
+        default: break
+        }
+        self.init(
+            status: status, exitCode: exitCode, signal: signal, startTime: startTime, wallTime: wallTime, userTime: .zero,
+            systemTime: .zero, maxResidentBytes: 0, stdout: stdout, stderr: stderr, processID: -1)
+    }
+}

@@ -53,17 +53,8 @@ public struct CommandRun: Sendable {
         if !stderrBytes.isEmpty { stderr.append(stderrBytes) }
         stdout.finish()
         stderr.finish()
-        var exitCode: Int32?
-        var signal: Int32?
-        switch status {
-        case .exited(let code): exitCode = code
-        case .signaled(let number): signal = number
-        default: break
-        }
         let result = CommandResult(
-            status: status, exitCode: exitCode, signal: signal, startTime: CommandResult.unixTimeNow(), wallTime: .zero,
-            userTime: .zero,
-            systemTime: .zero, maxResidentBytes: 0, stdout: stdout, stderr: stderr, processID: -1)
+            notSpawnedHere: status, startTime: CommandResult.unixTimeNow(), wallTime: .zero, stdout: stdout, stderr: stderr)
         return CommandRun(stdout: stdout, stderr: stderr, result: Future(resolved: .success(result)), spawned: false)
     }
 

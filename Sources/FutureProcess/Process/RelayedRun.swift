@@ -34,18 +34,10 @@ public final class RelayedRun: Sendable {
     public func finish(_ status: TerminationStatus) {
         stdout.markFinished()
         stderr.markFinished()
-        var exitCode: Int32?
-        var signal: Int32?
-        switch status {
-        case .exited(let code): exitCode = code
-        case .signaled(let number): signal = number
-        default: break
-        }
         promise.tryComplete(
             .success(
                 CommandResult(
-                    status: status, exitCode: exitCode, signal: signal, startTime: startTime, wallTime: .now - started,
-                    userTime: .zero, systemTime: .zero, maxResidentBytes: 0, stdout: stdout, stderr: stderr, processID: -1)))
+                    notSpawnedHere: status, startTime: startTime, wallTime: .now - started, stdout: stdout, stderr: stderr)))
         stdout.wakeReaderAtEnd()
         stderr.wakeReaderAtEnd()
     }
