@@ -263,5 +263,7 @@ import Testing
         #expect(bad.err.contains("no --junit or --joblog report"))
         let piped = futurerun(["--cache", scratch.file("c"), "--pipe", "cat"], stdin: "x\n")
         #expect(piped.status == 255 && !scratch.exists("c"))
+        let dry = futurerun(["--dry-run", "--cache", scratch.file("c"), "echo x"])
+        #expect(dry.out == "echo x\n" && !scratch.exists("c"), "a dry run makes no store")
     }
 }

@@ -4,10 +4,11 @@ import Glibc
 import TestSupport
 import Testing
 
-/// Every `$ futurerun …` session in the README, run as written (with the binary under test as
-/// `futurerun`, in a scratch directory, stdout and stderr in one stream as a terminal shows them)
-/// and compared line by line with what the README prints: times, speed-ups and temporary names
-/// masked, nothing else. A `$ cat FILE` line makes FILE from the lines the README shows under it.
+/// Every `$ futurerun …` session in the README and in the man page's EXAMPLES, run as written (with
+/// the binary under test as `futurerun`, in a scratch directory, stdout and stderr in one stream as
+/// a terminal shows them) and compared line by line with what the document prints: times,
+/// speed-ups and temporary names masked, nothing else. A `$ cat FILE` line makes FILE from the
+/// lines shown under it.
 @Suite struct ReadmeExamples {
     /// One fenced block's commands, each with the lines shown after it.
     struct Session: CustomTestStringConvertible, Sendable {
@@ -33,21 +34,38 @@ import Testing
 
     static let sessions: [Session] = {
         let readme = readText(packageRoot() + "/README.md") ?? ""
-        var sessions: [Session] = []
-        for block in readme.split(separator: "```", omittingEmptySubsequences: false).enumerated()
-        where block.offset % 2 == 1 {
-            var commands: [(command: String, shown: [String])] = []
-            for line in block.element.split(separator: "\n", omittingEmptySubsequences: false).dropFirst() {
-                if line.hasPrefix("$ ") {
-                    commands.append((String(line.dropFirst(2)), []))
-                } else if !commands.isEmpty {
-                    commands[commands.count - 1].shown.append(String(line))
-                }
+        let blocks = readme.split(separator: "```", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 1 }.map {
+                Array($0.element.split(separator: "\n", omittingEmptySubsequences: false).dropFirst())
             }
-            if !commands.isEmpty { sessions.append(Session(commands: commands)) }
-        }
-        return sessions
+        return (blocks + manPageBlocks).compactMap(session)
     }()
+
+    /// The man page's EXAMPLES, each `.nf` … `.fi` block's lines with roff's escapes undone.
+    static var manPageBlocks: [[Substring]] {
+        let page = readText(packageRoot() + "/docs/futurerun.1") ?? ""
+        guard let start = page.firstRange(of: ".SH EXAMPLES\n") else { return [] }
+        let section = page[start.upperBound...]
+        let examples = section.firstRange(of: "\n.SH ").map { section[..<$0.lowerBound] } ?? section
+        return examples.split(separator: ".nf\n").dropFirst().map { block in
+            let text = (block.firstRange(of: ".fi").map { block[..<$0.lowerBound] } ?? block)
+                .replacing("\\-", with: "-").replacing("\\(pc", with: "·").replacing("\\e", with: "\\")
+            return text.split(separator: "\n").map { Substring($0) }
+        }
+    }
+
+    /// The `$ ` commands of a block's lines, each with the lines shown after it; `nil` if none.
+    static func session(_ lines: [Substring]) -> Session? {
+        var commands: [(command: String, shown: [String])] = []
+        for line in lines {
+            if line.hasPrefix("$ ") {
+                commands.append((String(line.dropFirst(2)), []))
+            } else if !commands.isEmpty {
+                commands[commands.count - 1].shown.append(String(line))
+            }
+        }
+        return commands.isEmpty ? nil : Session(commands: commands)
+    }
 
     static var runnable: [Session] {
         sessions.filter { session in !needMore.contains { need in session.commands.contains { $0.command.contains(need.marker) } }
@@ -97,7 +115,8 @@ import Testing
     func sessionsThatNeedAMachineOfTheirOwn() {}
 
     @Test func everySessionIsRunOrNamedAsNeedingMore() {
-        #expect(Self.runnable.count >= 10, "the README's sessions were found: \(Self.sessions.count)")
+        #expect(Self.runnable.count >= 13, "the README's and the man page's sessions were found: \(Self.sessions.count)")
+        #expect(Self.manPageBlocks.count == 3)
         for need in Self.needMore {
             #expect(
                 Self.sessions.contains { $0.commands.contains { $0.command.contains(need.marker) } },

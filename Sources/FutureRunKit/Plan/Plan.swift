@@ -147,7 +147,8 @@ struct Plan {
         reports = try ReportSet.open(
             reportOptions, stepSummary: environment["GITHUB_STEP_SUMMARY"],
             suite: selection.shard.map { "futurerun shard \($0.index)/\($0.count)" } ?? "futurerun")
-        cache = try options.cache.map { directory throws(UsageError) in
+        // A dry run runs nothing, so it neither reads nor makes the store.
+        cache = try (options.dryRun ? nil : options.cache).map { directory throws(UsageError) in
             var settings = JobCache.Settings(directory: directory)
             settings.variables = options.cacheVariables
             settings.inputs = try options.cacheInputs.map { pattern throws(UsageError) in
