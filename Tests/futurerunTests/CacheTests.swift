@@ -234,6 +234,20 @@ import Testing
         #expect(ran(scratch) == ["a", "b", "c", "b"], "a stayed, b was evicted")
     }
 
+    @Test func anOutputTooLargeToStoreIsShownAndSaidNotStored() {
+        let scratch = Scratch()
+        let arguments = ["-q", "--cache", "c", "--each", "head -c 70000000 /dev/zero; echo {} >> ran.log", "big"]
+        for _ in 1...2 {
+            let run = futurerun(arguments, shellSuffix: " > /dev/null", directory: scratch.path)
+            #expect(run.status == 0)
+            #expect(
+                run.errLines == [
+                    "futurerun: --cache: a job printed more than 64 MiB: shown, not stored; they run again next time"
+                ])
+        }
+        #expect(ran(scratch) == ["big", "big"])
+    }
+
     @Test func killedWhileWritingEntriesNeverReplaysAWrongOne() throws {
         let scratch = Scratch()
         // Big outputs, so that a kill often lands while an entry is being written.

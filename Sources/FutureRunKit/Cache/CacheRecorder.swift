@@ -29,7 +29,14 @@ final class CacheRecorder {
     /// The first error storing an entry: the run fails, as for a report.
     var error: String? { writes.error.withLock { $0 } }
     /// Jobs whose output was too large to keep.
-    private(set) var tooLarge = 0
+    private var tooLarge = 0
+
+    /// What to say at the end of the run, if some job's end was not stored for its size.
+    var notice: String? {
+        guard tooLarge > 0 else { return nil }
+        let jobs = tooLarge == 1 ? "a job" : "\(tooLarge) jobs"
+        return "--cache: \(jobs) printed more than \(Self.outputLimit >> 20) MiB: shown, not stored; they run again next time"
+    }
 
     /// The most output one job may have to be stored.
     static let outputLimit = 64 << 20

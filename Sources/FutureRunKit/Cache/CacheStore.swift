@@ -47,7 +47,7 @@ final class CacheStore: Sendable {
             unlink(path.systemPath)
             return nil
         }
-        if renewing { utimensat(AT_FDCWD, path.systemPath, nil, 0) }
+        if renewing { Self.markUsed(path) }
         return entry
     }
 
@@ -73,6 +73,7 @@ final class CacheStore: Sendable {
             return "cannot write '\(folder)': \(String(cString: strerror(errno)))"
         }
         if let error = put(bytes, at: entryPath(key)) { return error }
+        Self.markUsed(entryPath(key))
         names.withLock { $0.stored[SHA256.digest(Array(name.utf8))] = key }
         if let limit { keep(within: limit, adding: bytes.count) }
         return nil
@@ -176,6 +177,16 @@ final class CacheStore: Sendable {
             }
         }
         return found
+    }
+
+    /// Sets the file's modification time, the entry's last use, to now, to the nanosecond: the
+    /// kernel's own stamp (a write's, `UTIME_NOW`) is a clock tick coarse, so two uses a few
+    /// milliseconds apart would tie and the least recently used could not be told.
+    private static func markUsed(_ path: String) {
+        let now = CommandResult.unixTimeNow()
+        let stamp = timespec(tv_sec: Int(now), tv_nsec: Int((now - now.rounded(.down)) * 1e9))
+        var times = [stamp, stamp]
+        utimensat(AT_FDCWD, path.systemPath, &times, 0)
     }
 
     private func entryPath(_ key: String) -> String { "\(directory)/entries/\(key.prefix(2))/\(key)" }

@@ -180,6 +180,7 @@ final class JobReporter {
         try sayNotices()
         for report in reports { report.close() }
         cache?.close()
+        if let notice = cache?.notice { try console.say("futurerun: " + notice) }
         if !settings.quiet {
             for line in tally.summary(wall: .now - start, style: style) { try console.say(console.fitted(line)) }
         }
