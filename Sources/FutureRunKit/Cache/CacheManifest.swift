@@ -35,7 +35,7 @@ struct CacheManifest: Sendable, Equatable {
     static func == (a: CacheManifest, b: CacheManifest) -> Bool { a.text == b.text }
 
     /// The key of the job's entry.
-    var key: String { SHA256.digest(Array(text.utf8)) }
+    var key: String { SHA256.digest(text.utf8) }
 
     /// One fact a line, in a fixed order: what the key is the hash of, and what the store keeps.
     var text: String {

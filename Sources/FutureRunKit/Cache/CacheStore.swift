@@ -53,7 +53,7 @@ final class CacheStore: Sendable {
 
     /// The manifest of the entry last stored for the job named `name`, if that entry is still there.
     func manifest(named name: String) -> CacheManifest? {
-        let digest = SHA256.digest(Array(name.utf8))
+        let digest = SHA256.digest(name.utf8)
         let key = names.withLock { names -> String? in
             if names.read == nil { names.read = readNames().keys }
             return names.read?[digest]
@@ -74,7 +74,7 @@ final class CacheStore: Sendable {
         }
         if let error = put(bytes, at: entryPath(key)) { return error }
         Self.markUsed(entryPath(key))
-        names.withLock { $0.stored[SHA256.digest(Array(name.utf8))] = key }
+        names.withLock { $0.stored[SHA256.digest(name.utf8)] = key }
         if let limit { keep(within: limit, adding: bytes.count) }
         return nil
     }
@@ -87,7 +87,7 @@ final class CacheStore: Sendable {
         let (earlier, files) = readNames()
         let merged = earlier.merging(stored) { _, new in new }.filter { access(entryPath($0.value).systemPath, F_OK) == 0 }
         let text = merged.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\n" }.joined()
-        let name = "index." + SHA256.digest(Array((text + "\(getpid()) \(CommandResult.unixTimeNow())").utf8)).prefix(16)
+        let name = "index." + SHA256.digest((text + "\(getpid()) \(CommandResult.unixTimeNow())").utf8).prefix(16)
         if let error = put(Array(text.utf8), at: directory + "/names/" + name) { return error }
         for file in files where file != name { unlink("\(directory)/names/\(file)".systemPath) }
         return nil

@@ -16,8 +16,6 @@ struct SHA256 {
         if contiguous == nil { update(Array(bytes)) }
     }
 
-    mutating func update(_ text: String) { update(Array(text.utf8)) }
-
     /// The digest of everything added, as 64 lowercase hexadecimal digits.
     consuming func hexDigest() -> String {
         var digest = [UInt8](repeating: 0, count: 32)
