@@ -79,7 +79,8 @@ public enum FutureRun {
         let console = Console(out: .output, err: .error, style: plan.style, progress: plan.showsProgress)
         let reporter = JobReporter(
             console: console, settings: plan.reporterSettings, reports: plan.reports, source: plan.source,
-            cache: plan.cache.map(CacheRecorder.init), running: { scheduler.runningJobs() }, notices: { scheduler.takeNotices() })
+            cache: plan.cache.map(CacheRecorder.init), running: { scheduler.runningJobs() },
+            heldBack: { scheduler.heldBack() }, notices: { scheduler.takeNotices() })
         for notice in plan.startNotices + (plan.widthNotice.map { [$0] } ?? []) { try? console.say("futurerun: " + notice) }
         let grace = DurationFormat.format(plan.options.grace)
         SignalWatcher.handle(

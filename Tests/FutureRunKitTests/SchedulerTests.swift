@@ -20,7 +20,7 @@ private final class FakeLauncher: Launcher {
         let attempts = Locked<[Attempt]>([])
     }
 
-    let pool: CommandPool
+    let governor: WidthGovernor
     private let log: Log
     /// Verdicts to give, once each, instead of ``AttemptVerdict/stands``, by job number.
     let verdicts = Locked<[Int: AttemptVerdict]>([:])
@@ -28,7 +28,7 @@ private final class FakeLauncher: Launcher {
     init(width: Int) {
         let log = Log()
         self.log = log
-        pool = CommandPool(width: width) { command, seat in
+        let pool = CommandPool(width: width) { command, seat in
             let value = { (name: String) in Int(command.environment.first { $0.name == name }!.value)! }
             #expect(value("FUTURERUN_SLOT") == seat.slot)
             let result = Promise<CommandResult, Never>()
@@ -39,6 +39,9 @@ private final class FakeLauncher: Launcher {
             }
             return .standIn(result: result.future)
         }
+        var limits = WidthLimits()
+        limits.set(.jobs, width)
+        governor = WidthGovernor(pool: pool, limits: limits)
     }
 
     var handsOverInline: Bool { true }
@@ -78,9 +81,7 @@ private final class FakeLauncher: Launcher {
 
     static func result(_ status: TerminationStatus) -> CommandResult {
         let output = CommandRun.neverStarted().stdout
-        return CommandResult(
-            status: status, exitCode: nil, signal: nil, startTime: 0, wallTime: .zero, userTime: .zero, systemTime: .zero,
-            maxResidentBytes: 0, stdout: output, stderr: output, processID: 1)
+        return CommandResult(notSpawnedHere: status, startTime: 0, wallTime: .zero, stdout: output, stderr: output)
     }
 }
 
@@ -199,9 +200,9 @@ private struct Run {
         var run = try Run(["a", "b", "c", "d"], width: 1)
         run.receive()
         #expect(run.launcher.started == [1])
-        run.launcher.pool.width = 3
+        run.launcher.governor.set(.jobs, 3)
         #expect(run.launcher.started == [1, 2, 3])
-        run.launcher.pool.width = 1
+        run.launcher.governor.set(.jobs, 1)
         run.launcher.end(1)
         run.launcher.end(2)
         #expect(run.launcher.started == [1, 2, 3], "narrower: nothing starts until below the width")

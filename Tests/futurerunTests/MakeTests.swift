@@ -29,6 +29,19 @@ import Testing
         #expect(ContinuousClock.now - start < .seconds(10))
     }
 
+    /// The progress line says what holds jobs back that `-j` would start.
+    @Test(.enabled(if: access("/usr/bin/make", X_OK) == 0))
+    func theProgressLineNamesTheJobserverWhenItHoldsJobsBack() {
+        let scratch = Scratch()
+        let recipe = "+\(futurerunPath) --progress -j4 --each 'sleep 2.{}' 1 2 3 2> \(scratch.file("err"))"
+        scratch.write("Makefile", "all:\n\t\(recipe)\n")
+        let run = Command.shell("make -s -j2 -C \(quoted(scratch.path))").run().value
+        #expect(run.status == .exited(0))
+        let err = scratch.read("err") ?? ""
+        // Two run at first (one token and make's own slot), the third waits for a token.
+        #expect(err.contains("2 running, held back by make's jobserver (1 + 1 token)"), "\(err)")
+    }
+
     @Test func jobserverDescriptorsThatAreNotOpenAreIgnored() {
         let run = futurerun(
             ["-q", "-j4", "echo a", ":::", "echo b"], environment: [("MAKEFLAGS", " -j2 --jobserver-auth=77,78")])

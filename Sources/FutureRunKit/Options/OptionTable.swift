@@ -763,7 +763,8 @@ extension OptionDeclaration {
             ["progress", "bar", "eta"], example: "--progress", section: .output,
             help: ["a live progress line on stderr (by default when stderr is a terminal)"],
             manual: """
-                A progress line on stderr (done/total, running, failed, ETA). Default: when stderr \
+                A progress line on stderr (done/total, running, failed, what holds jobs back that `-j` would start \
+                (memory, load, make's jobserver, a refused spawn, `--slurm-rate`), ETA). Default: when stderr \
                 is a terminal and not in CI. GNU parallel's `--bar` and `--eta` ask for the same line.
                 """,
             effect: { parsed, _ throws(UsageError) in parsed.options.progress = .on }),

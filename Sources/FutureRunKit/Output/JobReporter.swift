@@ -34,6 +34,8 @@ final class JobReporter {
     private var failedTails: [(label: String, lines: [String])] = []
     private var lastHeartbeat = ContinuousClock.now
     private var running: () -> [(label: String, since: Duration)]
+    /// Why jobs wait that `-j` would start, if they do.
+    private let heldBack: () -> String?
 
     private let notices: () -> [String]
     /// A CI group is open: its end is owed before the next marker.
@@ -44,8 +46,10 @@ final class JobReporter {
 
     init(
         console: Console, settings: Settings, reports: [Report], source: JobPipeline, cache: CacheRecorder? = nil,
-        running: @escaping () -> [(label: String, since: Duration)], notices: @escaping () -> [String] = { [] }
+        running: @escaping () -> [(label: String, since: Duration)], heldBack: @escaping () -> String? = { nil },
+        notices: @escaping () -> [String] = { [] }
     ) {
+        self.heldBack = heldBack
         self.notices = notices
         self.cache = cache
         self.console = console
@@ -166,6 +170,7 @@ final class JobReporter {
         let total = source.knownTotal.map(String.init) ?? "?"
         var text = "[\(tally.total)/\(total)] \(running().count) running"
         if tally.failed > 0 { text += ", " + style.red("\(tally.failed) failed") }
+        if let reason = heldBack() { text += ", held back by " + Style.sanitize(reason) }
         if let known = source.knownTotal, tally.total > 0, known > tally.total {
             let elapsed = (ContinuousClock.now - start).seconds
             let eta = Duration.seconds(elapsed / Double(tally.total) * Double(known - tally.total))

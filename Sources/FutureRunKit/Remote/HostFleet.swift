@@ -31,8 +31,10 @@ final class HostFleet: Sendable {
     }
 
     let settings: Settings
-    /// The pool jobs run in: one lane per host, as wide as the host may run jobs now.
-    let pool: CommandPool
+    /// The pool jobs run in, one lane per host, as wide as the host may run jobs now; and the
+    /// writer of its widths.
+    let governor: WidthGovernor
+    var pool: CommandPool { governor.pool }
     /// The roster, and the jobs whose ssh ended with 255 on a host being checked, by lane: each
     /// is told whether the connection was alive (the 255 was the job's own) or not (the job must
     /// run elsewhere). One lock: a job cannot join a check that has already answered.
@@ -49,8 +51,12 @@ final class HostFleet: Sendable {
         self.settings = settings
         self.announce = announce
         let roster = HostRoster(settings.hosts, jobs: settings.jobs, localWidth: settings.localWidth)
-        pool = CommandPool(laneWidths: settings.hosts.indices.map { roster.width(of: $0) })
-        pool.width = settings.runningLimit
+        var limits = WidthLimits()
+        limits.set(
+            .systemLimits, settings.runningLimit == .max ? nil : settings.runningLimit,
+            reason: "the descriptor and process limits (ulimit -n, -u)")
+        governor = WidthGovernor(
+            pool: CommandPool(laneWidths: settings.hosts.indices.map { roster.width(of: $0) }), limits: limits)
         state = Locked((roster, [:]))
         remotes = settings.hosts.enumerated().map { index, spec in
             spec.isLocal
@@ -216,7 +222,7 @@ final class HostFleet: Sendable {
     }
 
     private func applyWidth(_ lane: Int) {
-        pool.setWidth(state.withLock { $0.roster.width(of: lane) }, ofLane: lane)
+        governor.limitLane(lane, to: state.withLock { $0.roster.width(of: lane) })
     }
 
     // MARK: The end (main thread)

@@ -119,6 +119,10 @@ final class Scheduler: Sendable {
         return counters.withLock { $0.running.sorted { $0.key < $1.key } }.map { ($0.value.label, now - $0.value.since) }
     }
 
+    /// Why jobs wait although `-j` would start them, if they do: the width provider that holds
+    /// them back (memory, load, make's jobserver, …), as it says it. Any thread.
+    func heldBack() -> String? { launcher.governor.holdingBack?.limit.reason }
+
     /// Blocks until no job process is left, or `limit` has passed.
     func waitForRunningJobs(upTo limit: Duration) {
         let deadline = ContinuousClock.now + limit

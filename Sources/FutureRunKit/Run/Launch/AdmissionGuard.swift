@@ -50,35 +50,28 @@ final class AdmissionGuard: Sendable {
     private let memory: MemoryReadings.Source?
     /// How long admission may hold jobs back before the run says so, once.
     static let patience: Duration = .seconds(5)
-    private let pool: CommandPool
+    private let governor: WidthGovernor
+    private var pool: CommandPool { governor.pool }
     private let notices: Notices
-    /// The width the other providers allow (`-j`, make's jobserver).
-    private let allowed: Locked<Int>
     private let state = Locked(State())
 
-    init(_ rules: Rules, pool: CommandPool, notices: Notices, width: Int) {
+    /// Sets `governor`'s memory and load limits.
+    init(_ rules: Rules, governor: WidthGovernor, notices: Notices) {
         self.rules = rules
         memory = rules.memoryFree != nil || rules.suspension != nil ? .current() : nil
-        self.pool = pool
+        self.governor = governor
         self.notices = notices
-        allowed = Locked(width)
     }
 
-    /// The other providers now allow `width`.
-    func allow(_ width: Int) {
-        allowed.withLock { $0 = width }
-        update()
-    }
-
-    /// Sets the pool's width to what memory and load allow within the other providers' width, and
-    /// stops, suspends or resumes jobs as the memory says. `fresh`: reads the memory again (else a
-    /// start is counted against the last reading). Any thread.
+    /// Sets the memory's and the load's limits (the running jobs, plus as many as each admits
+    /// now), and stops, suspends or resumes jobs as the memory says. `fresh`: reads the memory
+    /// again (else a start is counted against the last reading). Any thread.
     ///
     /// The jobs counted as running are the guard's own: started, not yet ended, not stopped by it.
     /// The pool's count would still hold a job that is ending (its slot is freed after this) and
     /// let one more start in it than the memory allows.
     func update(fresh: Bool = true) {
-        let width = allowed.withLock { $0 }
+        let width = governor.limits.width(excluding: [.memory, .load])
         let now = ContinuousClock.now
         let (active, suspended, stoppedBefore, last) = state.withLock { state in
             (
@@ -88,13 +81,10 @@ final class AdmissionGuard: Sendable {
         }
         let claiming = active.filter { now - $0.since < MemoryAdmission.claimTime }.count
         let running = active.count + suspended.count
-        var more = Int.max
-        var limit = ""
-        var detail = ""
+        var loadLimit: WidthLimits.Limit?
+        var memoryLimit: WidthLimits.Limit?
         if let load = rules.load, let busy = RunnableThreads.count() {
-            more = load.more(busy: busy)
-            limit = "load"
-            detail = "load \(busy) ≥ \(load.limit) (--load)"
+            loadLimit = .init(width: load.more(busy: busy), reason: "load \(busy) ≥ \(load.limit) (--load)")
         }
         if let memory, let readings = fresh || last == nil ? memory.read() : last {
             state.withLock { $0.lastReadings = readings }
@@ -110,11 +100,16 @@ final class AdmissionGuard: Sendable {
                 if allowed < memory { reserve = "--memsuspend \(ByteCountFormat.format(suspension.reserve))" }
                 memory = min(memory, allowed)
             }
-            if memory <= more {
-                (more, limit) = (memory, "memory")
-                detail = "\(ByteCountFormat.format(readings.available)) available, \(reserve)"
+            if memory != .max {
+                memoryLimit = .init(width: memory, reason: "\(ByteCountFormat.format(readings.available)) available, \(reserve)")
             }
         }
+        let more = min(memoryLimit?.width ?? .max, loadLimit?.width ?? .max)
+        // The memory names the hold when both allow as few.
+        let (limit, detail) =
+            if let memoryLimit, memoryLimit.width == more { (WidthProvider.memory.name, memoryLimit.reason) } else {
+                (WidthProvider.load.name, loadLimit?.reason ?? "")
+            }
         let held = more != .max && running + more < min(width, running + pool.queued)
         let waitedLong = state.withLock { state in
             if held, state.heldSince == nil { (state.heldSince, state.heldFor) = (now, limit) }
@@ -129,7 +124,12 @@ final class AdmissionGuard: Sendable {
             return true
         }
         if waitedLong { notices.post("waiting: \(detail): no new job starts until that changes") }
-        pool.setWidth(more == .max ? width : min(width, running + more), allowingNone: true)
+        // As limits of the width: the jobs running, plus as many more.
+        governor.update { limits in
+            for (provider, limit) in [(WidthProvider.memory, memoryLimit), (.load, loadLimit)] {
+                limits.set(provider, limit.map { running + min($0.width, Int.max - running) }, reason: limit?.reason ?? "")
+            }
+        }
         scheduleTick()
     }
 

@@ -13,7 +13,7 @@ final class HostLauncher: Launcher {
         self.notices = notices
     }
 
-    var pool: CommandPool { fleet.pool }
+    var governor: WidthGovernor { fleet.governor }
 
     var handsOverInline: Bool { true }
 

@@ -9,8 +9,8 @@ import Glibc
 /// ``place(_:line:seat:)`` runs on the thread that starts the attempt; ``judge(_:at:refusals:stopping:verdict:)``
 /// on the engine's thread as the attempt ends, before its slot is given again.
 protocol Launcher: Sendable {
-    /// The slots attempts wait for and run in.
-    var pool: CommandPool { get }
+    /// The slots attempts wait for and run in, and the one writer of their width.
+    var governor: WidthGovernor { get }
     /// Whether a short job list may be handed over on the scheduler's caller's thread: not when
     /// the width grows from a thread of the launcher's own.
     var handsOverInline: Bool { get }
@@ -83,6 +83,9 @@ enum AttemptVerdict: Sendable, Equatable {
 }
 
 extension Launcher {
+    /// The slots attempts wait for and run in.
+    var pool: CommandPool { governor.pool }
+
     func started(_ run: CommandRun, at placement: Placement) {}
 
     func admissionTimes(at placement: Placement) -> AdmissionTimes { .none }
@@ -92,10 +95,10 @@ extension Launcher {
     /// or when it is time to give up.
     func spawnRefusal(_ result: CommandResult, refusals: Int, stopping: Bool, notices: Notices) -> AttemptVerdict? {
         guard case .failedToStart(let error) = result.status, [EAGAIN, EMFILE, ENFILE].contains(error), !stopping,
-            case .retry(let width, let delay) = SpawnRefusal.decide(refusals: refusals, running: pool.running, width: pool.width)
+            case .retry(let width, let delay) = SpawnRefusal.decide(
+                refusals: refusals, running: pool.running, width: governor.width)
         else { return nil }
-        if pool.width > width {
-            pool.width = width
+        if governor.narrow(.spawnRefusal, to: width, reason: "the system refused to start more processes") {
             notices.postOnce("the system refused to start more processes; running at most \(width) jobs at once")
         }
         return .refused(retryAfter: delay)

@@ -2,11 +2,11 @@ import FutureCore
 import FutureProcess
 
 /// Attempts as processes on this machine. How many at once is the least its width providers
-/// allow: `-j` (or `-j FILE`), make's jobserver (1 plus the tokens held, never more than `-j`), and
-/// with `--memfree`, `--memsuspend` and `--load` the memory and the load (``AdmissionGuard``); the
-/// system's refusals to spawn lower it too.
+/// allow (``WidthGovernor``): `-j` (or what `-j FILE` says now), make's jobserver (1 plus the
+/// tokens held), and with `--memfree`, `--memsuspend` and `--load` the memory and the load
+/// (``AdmissionGuard``); the system's refusals to spawn lower it too.
 final class LocalLauncher: Launcher {
-    let pool: CommandPool
+    let governor: WidthGovernor
     private let width: Int
     private let jobserver: Jobserver?
     private let notices: Notices
@@ -27,10 +27,14 @@ final class LocalLauncher: Launcher {
         self.jobserver = jobserver
         self.jobsFile = jobserver == nil ? jobsFile : nil
         self.notices = notices
-        let allowed = jobserver == nil ? width : 1
-        pool = warmShells.map { CommandPool(width: allowed, start: $0.start(_:in:)) } ?? CommandPool(width: allowed)
+        var limits = WidthLimits()
+        limits.set(.jobs, width, reason: "-j \(width)")
+        if jobserver != nil { limits.set(.jobserver, 1, reason: Self.jobserverReason(tokens: 0)) }
+        let pool = warmShells.map { CommandPool(width: limits.width, start: $0.start(_:in:)) } ?? CommandPool(width: limits.width)
+        let governor = WidthGovernor(pool: pool, limits: limits)
+        self.governor = governor
         self.warmShells = warmShells
-        admission = rules.map { [pool] rules in AdmissionGuard(rules, pool: pool, notices: notices, width: allowed) }
+        admission = rules.map { rules in AdmissionGuard(rules, governor: governor, notices: notices) }
     }
 
     var handsOverInline: Bool { jobserver == nil && admission == nil }
@@ -39,8 +43,8 @@ final class LocalLauncher: Launcher {
         admission?.update()
         guard let jobserver else { return }
         jobserver.start(
-            wanted: { [pool, width] in pool.queued > 0 && pool.width < width },
-            gained: { [self] tokens in setAllowed(min(width, 1 + tokens)) })
+            wanted: { [governor, width] in governor.pool.queued > 0 && governor.width < width },
+            gained: { [governor] tokens in governor.set(.jobserver, 1 + tokens, reason: Self.jobserverReason(tokens: tokens)) })
     }
 
     func close() {
@@ -70,10 +74,13 @@ final class LocalLauncher: Launcher {
         _ result: CommandResult, at placement: Placement, refusals: Int, stopping: Bool,
         verdict: @escaping @Sendable (AttemptVerdict) -> Void
     ) {
-        if let jobserver, pool.queued == 0, jobserver.giveBack() { setAllowed(max(1, 1 + jobserver.tokens)) }
+        if let jobserver, pool.queued == 0, jobserver.giveBack() {
+            let tokens = max(0, jobserver.tokens)
+            governor.set(.jobserver, 1 + tokens, reason: Self.jobserverReason(tokens: tokens))
+        }
         switch jobsFile?.width() {
         case .success(let width)?:
-            setAllowed(width)
+            governor.set(.jobs, width, reason: "-j \(jobsFile?.path ?? "")")
             jobsFileProblem.withLock { $0 = nil }
         case .failure(let problem)?:
             // Said once per new problem, not at every job's end.
@@ -82,7 +89,7 @@ final class LocalLauncher: Launcher {
                 return last != problem
             }
             if new, let path = jobsFile?.path {
-                notices.post("-j \(path): \(problem.reason); the width stays \(pool.width)")
+                notices.post("-j \(path): \(problem.reason); the width stays \(governor.limits[.jobs]?.width ?? width)")
             }
         case nil: break
         }
@@ -96,12 +103,12 @@ final class LocalLauncher: Launcher {
         admission?.takeTimes(slot: placement.seat.slot) ?? .none
     }
 
+    /// Why the jobserver limits the width: `make's jobserver (1 + 2 tokens)`.
+    private static func jobserverReason(tokens: Int) -> String {
+        "make's jobserver (1 + \(tokens) token\(tokens == 1 ? "" : "s"))"
+    }
+
     func afterThisTurn(_ body: @escaping @Sendable () -> Void) { ProcessEngine.shared.afterThisTurn(body) }
 
     var runningProcesses: Int { ProcessEngine.shared.runningCount }
-
-    /// `-j` and the jobserver allow `width` now: the pool's width, within what the memory allows.
-    private func setAllowed(_ width: Int) {
-        if let admission { admission.allow(width) } else { pool.width = width }
-    }
 }

@@ -22,7 +22,7 @@ final class SlurmLauncher: Launcher {
     /// second a `slurmctld` serves, so a run leaves it to the cluster's other users.
     static let defaultRate = 100
 
-    let pool: CommandPool
+    let governor: WidthGovernor
     private let settings: Settings
     private let notices: Notices
     /// The steps' name: futurerun's and this run's, for finding what a stop left behind.
@@ -35,9 +35,12 @@ final class SlurmLauncher: Launcher {
         self.settings = settings
         self.notices = notices
         let slots = settings.slots ? SlurmSlots(allocation: settings.allocation, stepName: stepName) : nil
-        pool =
+        var limits = WidthLimits()
+        limits.set(.jobs, settings.width, reason: "-j \(settings.width)")
+        let pool =
             slots.map { slots in CommandPool(width: settings.width, start: slots.start(_:in:)) }
             ?? CommandPool(width: settings.width)
+        governor = WidthGovernor(pool: pool, limits: limits)
         self.slots = slots
         state = Locked((StepRate(perSecond: settings.rate, now: .now), false, nil, 0))
     }
@@ -120,18 +123,23 @@ final class SlurmLauncher: Launcher {
 
     var runningProcesses: Int { ProcessEngine.shared.runningCount }
 
-    /// The pool's width: `-j`, within the steps the rate allows now; while jobs wait for the rate,
-    /// looked at again when the next step may start. Any thread.
+    /// The allocation's and the rate's limits: none while the allocation is checked or has ended
+    /// (running jobs go on), else the steps running plus those the rate allows now; while jobs
+    /// wait for the rate, looked at again when the next step may start. Any thread.
     private func update() {
-        // Running jobs go on; none starts.
-        if state.withLock({ $0.checking > 0 || $0.ended != nil }) { return pool.setWidth(0, allowingNone: true) }
-        // With --slurm-slots there are at most -j steps, one a slot, all long-lived.
-        guard slots == nil else { return pool.setWidth(settings.width, allowingNone: true) }
+        let (checking, ended) = state.withLock { ($0.checking > 0, $0.ended) }
+        let held = ended.map { "the allocation has ended (\($0))" } ?? (checking ? "checking the allocation" : nil)
+        // With --slurm-slots there are at most -j steps, one a slot, all long-lived: no rate.
         let now = ContinuousClock.now
-        let (more, wait) = state.withLock { state in (state.rate.available(at: now), state.rate.wait(at: now)) }
+        let (more, wait) =
+            slots == nil
+            ? state.withLock { state in (state.rate.available(at: now), state.rate.wait(at: now)) } : (Int.max, .zero)
         let running = pool.running
-        pool.setWidth(min(settings.width, running + more), allowingNone: true)
-        guard more == 0, pool.queued > 0 else { return }
+        governor.update { limits in
+            limits.set(.slurmAllocation, held == nil ? nil : 0, reason: held ?? "")
+            limits.set(.slurmRate, more == .max ? nil : running + more, reason: "--slurm-rate \(settings.rate)")
+        }
+        guard held == nil, more == 0, pool.queued > 0 else { return }
         let schedule = state.withLock { state in
             defer { state.ticking = true }
             return !state.ticking

@@ -1,0 +1,56 @@
+import Glibc
+import TestSupport
+import Testing
+
+/// Rules of the code's structure that the compiler cannot check, checked on the sources.
+@Suite struct Structure {
+    private static let root = String(#filePath.split(separator: "/Tests/").first!)
+
+    /// Each `.swift` file under `folder` (relative to the package), with its lines of code (doc
+    /// and line comments left out), by path relative to the package.
+    private static func sources(under folder: String) -> [(path: String, lines: [Substring])] {
+        var found: [(String, [Substring])] = []
+        var pending = [folder]
+        while let next = pending.popLast() {
+            guard let directory = opendir(root + "/" + next) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard !name.hasPrefix(".") else { continue }
+                let path = next + "/" + name
+                if entry.pointee.d_type == DT_DIR {
+                    pending.append(path)
+                } else if name.hasSuffix(".swift"), let text = readText(root + "/" + path) {
+                    let code = text.split(separator: "\n", omittingEmptySubsequences: false).filter {
+                        !$0.drop { $0 == " " }.hasPrefix("//")
+                    }
+                    found.append((path, code))
+                }
+            }
+        }
+        return found.sorted { $0.0 < $1.0 }
+    }
+
+    /// The files under `folder` with a line matching `pattern`, but `allowed`.
+    private static func files(
+        under folder: String, matching pattern: Regex<Substring>, but allowed: Set<String> = []
+    )
+        -> [String]
+    {
+        sources(under: folder).filter { file in
+            !allowed.contains(file.path) && file.lines.contains { $0.contains(pattern) }
+        }.map(\.path)
+    }
+
+    @Test func theKitHasSourcesToCheck() {
+        #expect(Self.sources(under: "Sources/FutureRunKit").count > 100)
+    }
+
+    /// The width providers set limits; only the governor sets a pool's width.
+    @Test func onlyTheGovernorWritesAPoolsWidth() {
+        let writers = Self.files(
+            under: "Sources/FutureRunKit", matching: #/\.setWidth\(|\bpool\.width\s*=[^=]|\.pool\.width\s*=[^=]/#,
+            but: ["Sources/FutureRunKit/Run/Width/WidthGovernor.swift"])
+        #expect(writers == [])
+    }
+}
