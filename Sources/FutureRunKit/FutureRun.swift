@@ -74,14 +74,14 @@ public enum FutureRun {
         if plan.options.live { notify = { _ = wakeUp.signal() } }
         let notices = Notices()
         let scheduler = Scheduler(
-            settings: plan.schedulerSettings, source: plan.source, launcher: plan.makeLauncher(notices: notices),
+            settings: plan.configuration.scheduler, source: plan.source, launcher: plan.makeLauncher(notices: notices),
             notices: notices, cache: plan.cache, notify: notify)
-        let console = Console(out: .output, err: .error, style: plan.style, progress: plan.showsProgress)
+        let console = Console(out: .output, err: .error, style: Style(colors: plan.configuration.colors), progress: plan.configuration.showsProgress)
         let reporter = JobReporter(
-            console: console, settings: plan.reporterSettings, reports: plan.reports, source: plan.source,
+            console: console, settings: plan.configuration.reporter, reports: plan.reports, source: plan.source,
             cache: plan.cache.map(CacheRecorder.init), running: { scheduler.runningJobs() },
             heldBack: { scheduler.heldBack() }, notices: { scheduler.takeNotices() })
-        for notice in plan.startNotices + (plan.widthNotice.map { [$0] } ?? []) { try? console.say("futurerun: " + notice) }
+        for notice in plan.startNotices + (plan.configuration.widthNotice.map { [$0] } ?? []) { try? console.say("futurerun: " + notice) }
         let grace = DurationFormat.format(plan.options.grace)
         SignalWatcher.handle(
             stop: { signal in
@@ -129,7 +129,7 @@ public enum FutureRun {
                 ).run()
             } else {
                 try OrderedPrinter(
-                    scheduler: scheduler, reporter: reporter, streamsLive: plan.streamsLive, tag: plan.options.tag
+                    scheduler: scheduler, reporter: reporter, streamsLive: plan.configuration.streamsLive, tag: plan.options.tag
                 ).run()
             }
             try reporter.close()

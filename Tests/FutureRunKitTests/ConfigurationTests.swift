@@ -15,12 +15,17 @@ import Testing
     }
 
     private func configuration(
-        _ arguments: [String] = [], _ facts: SystemFacts, hosts: Int = 0, jobserver: RunConfiguration.JobserverReach = .none
+        _ arguments: [String] = [], _ facts: SystemFacts, hosts: Int = 0, jobserver: RunConfiguration.JobserverReach = .none,
+        command: [String] = ["true"], more: (inout RunFacts) -> Void = { _ in }
     ) throws -> RunConfiguration {
-        guard case .run(let options) = try OptionParser.parse((arguments + ["true"]).map { Array($0.utf8) }) else {
+        guard case .run(let options) = try OptionParser.parse((arguments + command).map { Array($0.utf8) }) else {
             throw UsageError.noCommand
         }
-        return RunConfiguration(options: options, facts: facts, hostCount: hosts, jobserver: jobserver)
+        var runFacts = RunFacts(system: facts)
+        runFacts.hosts = try (0..<hosts).map { try HostSpec.parse("build\($0)") }
+        runFacts.jobserverReach = jobserver
+        more(&runFacts)
+        return try RunConfiguration(options: options, facts: runFacts)
     }
 
     @Test func theWidthIsTheCPUsOrJAndTheWindowFollowsIt() throws {
@@ -91,5 +96,58 @@ import Testing
         #expect(try configuration(["--joblog", "j.log"], facts()).jobLog == .init(path: "j.log", appends: false))
         #expect(try configuration(["--resume", "--joblog", "j.log"], facts()).jobLog == .init(path: "j.log", appends: true))
         #expect(try configuration(["--joblog", "+j.log"], facts()).jobLog == .init(path: "j.log", appends: true))
+    }
+
+    @Test func theJobsRunInTheAllocationOnTheHostsOrHere() throws {
+        guard
+            case .local(let width, let jobserver, nil, nil, _) = try configuration([], facts(cpus: 3), jobserver: .reached).launch
+        else {
+            Issue.record("not a plain local run")
+            return
+        }
+        #expect(width == 3 && jobserver)
+        let hosts = try configuration(["-j", "2"], facts(descriptors: 1024), hosts: 2)
+        guard case .hosts(let settings) = hosts.launch else {
+            Issue.record("not over hosts")
+            return
+        }
+        #expect(settings.hosts.count == 2 && settings.runningLimit == 240 && settings.ssh == ["ssh"])
+        let slurm = try configuration(["--slurm", "--slurm-rate", "7"], facts(cpus: 64)) { facts in
+            facts.allocation = SlurmAllocation(jobID: "42", nodes: [("n1", 4), ("n2", 4)], tasks: nil, cpusPerStep: 1)
+        }
+        guard case .slurm(let steps) = slurm.launch else {
+            Issue.record("not in the allocation")
+            return
+        }
+        #expect(steps.width == 8 && steps.rate == 7, "the allocation's slots are the CPUs -j counts")
+    }
+
+    @Test func theOptionsAreSettledFromTheFacts() throws {
+        let fromFile = try configuration(["-j", #filePath], facts()) { $0.jobsFile = (#filePath, .count(5)) }
+        #expect(fromFile.width == 5 && fromFile.options.jobs == .count(5))
+        #expect(fromFile.scheduler.window == 4096 * 2 + 64, "-j FILE may widen the run later")
+        let gnu = try configuration(["--gnu"], facts(), command: ["echo"]) { $0.gnuShell = "/bin/zsh" }
+        #expect(gnu.options.shell == "/bin/zsh")
+        var exported = facts()
+        exported.bashFunctions = ["greet"]
+        let bash = try configuration([], exported)
+        #expect(bash.options.shell == "/bin/bash" && bash.startNotices.first?.contains("exported bash functions") == true)
+        #expect(try configuration(["--shell", "/bin/dash"], exported).options.shell == "/bin/dash")
+        var typing = facts()
+        typing.stdinIsTerminal = true
+        #expect(
+            try configuration([], typing, command: []).startNotices.first?.hasPrefix("reading jobs from the terminal") == true)
+        #expect(try configuration([], typing).startNotices.isEmpty, "the command is given: nothing is read")
+    }
+
+    @Test func moreMemoryThanThereIsIsRefused() throws {
+        let total = 1 << 30
+        #expect(throws: UsageError.self) {
+            try configuration(["--memfree", "2G"], facts()) { $0.memoryTotal = total }
+        }
+        #expect(throws: UsageError.self) {
+            try configuration(["--memsuspend", "600M"], facts()) { $0.memoryTotal = total }
+        }
+        #expect(try configuration(["--memfree", "600M"], facts()) { $0.memoryTotal = total }.width == 4)
     }
 }

@@ -53,4 +53,15 @@ import Testing
             but: ["Sources/FutureRunKit/Run/Width/WidthGovernor.swift"])
         #expect(writers == [])
     }
+
+    /// Deciding is pure: the plan's and the configuration's code reads no file, no variable, no
+    /// limit, and runs nothing. The facts are gathered, and the resources opened, in `Resources/`.
+    @Test func thePlanAndTheConfigurationDoNoIO() {
+        let io =
+            #/TextFile\.|[^a-zA-Z.]open\(|[^a-zA-Z]stat\(|realpath\(|getenv\(|Command\(|\.current\(\)|opendir\(|mkdir\(|unlink\(|[^a-zA-Z.]read\(|[^a-zA-Z.]write\(|SystemFacts\.values|setpriority|lowerPriority|Directory\.|TemporaryNames\.|\.run\(\)/#
+        #expect(Self.files(under: "Sources/FutureRunKit/Plan", matching: io) == [])
+        #expect(
+            Self.files(under: "Sources/FutureRunKit/Resources", matching: io).count >= 2,
+            "the pattern finds the I/O where it is")
+    }
 }

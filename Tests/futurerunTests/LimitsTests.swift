@@ -18,6 +18,18 @@ import Testing
             ])
     }
 
+    /// `-X` spreads the last arguments over the jobs that will run at once: the width as the
+    /// descriptor limit lowers it (48 at `ulimit -n 256`), not the `-j` asked for.
+    @Test func xargsSpreadsOverTheWidthThatWillRun() {
+        let run = futurerun(
+            ["-q", "-j", "500", "-X", "--each", "echo {}"] + (1...600).map(String.init), shellPrefix: "ulimit -n 256; ")
+        #expect(run.status == 0)
+        let jobs = run.out.split(separator: "\n")
+        // 600 arguments over 48 slots: 13 a job (600/48 rounded up), in 47 jobs; -j 500 would have made 300.
+        #expect(jobs.count == 47, "\(jobs.count) jobs")
+        #expect(jobs.flatMap { $0.split(separator: " ") }.map { Int($0)! } == Array(1...600), "every argument once, in order")
+    }
+
     @Test(.enabled(if: access("/usr/sbin/runuser", X_OK) == 0 && access("/usr/bin/prlimit", X_OK) == 0 && getuid() == 0))
     func lowProcessLimitLowersTheWidthAndEveryJobCompletes() {
         // Root ignores RLIMIT_NPROC: run as nobody.

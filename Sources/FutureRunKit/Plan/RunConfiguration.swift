@@ -1,7 +1,8 @@
-/// Every decision about a run that follows from its options and the machine's facts: how many
-/// jobs at once and why fewer, the window, CI markup, colors, the progress line, live output, how
-/// the joblog is opened. A value, made without touching the file system: ``Plan`` gathers the
-/// facts first (``SystemFacts``) and opens what the configuration names after it.
+/// Every decision about a run that follows from its options and the facts (``RunFacts``): the
+/// shell, where the jobs run (``Launch``), how many at once and why fewer, the window, CI markup,
+/// colors, the progress line, live output, how the joblog is opened, the cache's settings. A
+/// value, made without touching the system: the facts are gathered before it, and
+/// ``RunResources`` opens what it names after it.
 struct RunConfiguration {
     /// Whether make's jobserver takes part: found in `MAKEFLAGS` and opened (``Jobserver``).
     enum JobserverReach: Equatable {
@@ -13,6 +14,18 @@ struct RunConfiguration {
         case unreachable
     }
 
+    /// Where the jobs run, and what widens or narrows the run there.
+    enum Launch {
+        /// This machine. `jobserver`: make's takes part (``JobserverReach/reached``).
+        case local(
+            width: Int, jobserver: Bool, admission: AdmissionGuard.Rules?, jobsFile: JobsFile?, warmShells: WarmShellFit?)
+        case hosts(HostFleet.Settings)
+        case slurm(SlurmLauncher.Settings)
+    }
+
+    /// The options as the run reads them: `-j FILE` as what the file says now, the shell chosen.
+    var options: Options
+    var launch: Launch
     /// Jobs at once: `-j`, capped by the descriptor and process limits (over hosts: each host's).
     var width: Int
     /// Said once at the start when the width is lower than asked.
@@ -28,50 +41,43 @@ struct RunConfiguration {
     var streamsLive: Bool
     /// `--joblog`, appended to under `--resume` (it is read, then added to, as GNU parallel does).
     var jobLog: Options.JobLogTarget?
-    /// Which jobs may run in the slots' warm shells (`nil`: none).
-    var warmShells: WarmShellFit?
+    /// `--cache`: the store's settings (`nil`: no cache, or a dry run, which neither reads nor
+    /// makes the store).
+    var cache: JobCache.Settings?
+    /// Said once at the start: the shell chosen for exported functions, input read from a terminal.
+    var startNotices: [String] = []
 
-    /// - Parameters:
-    ///   - hostCount: the hosts of `-S` and `--hosts-file` (0: this machine alone).
-    ///   - widthMayGrow: `-j FILE`: the width may be raised while the run goes on.
-    init(options: Options, facts: SystemFacts, hostCount: Int, jobserver: JobserverReach, widthMayGrow: Bool = false) {
-        var width = options.jobs.width(cpus: facts.cpus)
-        (width, widthNotice) = Self.capByDescriptorLimit(width, requested: options.jobs, limit: facts.descriptorLimit)
-        if let (fit, notice) = Self.capByProcessLimit(width, requested: options.jobs, facts: facts) {
-            width = fit
-            widthNotice = notice ?? widthNotice
+    /// - Throws: what the options ask of the facts that they do not give (a shape GNU's grammar
+    ///   means, more memory than there is), or a `--cache-input` template that does not parse.
+    init(options given: Options, facts: RunFacts) throws(UsageError) {
+        var system = facts.system
+        // --slurm: the allocation's slots are the CPUs `-j` counts.
+        if let allocation = facts.allocation { system.cpus = allocation.slots }
+        (options, startNotices) = Self.settle(given, facts: facts)
+        try Self.check(options, facts: facts)
+        if Self.readsStandardInput(options.source), system.stdinIsTerminal {
+            startNotices.append(Self.terminalNotice(options.source))
         }
-        if jobserver == .unreachable {
-            width = 1
-            widthNotice =
-                "make's jobserver is not open to this recipe (GNU make before 4.4 opens it only to recipe lines "
-                + "marked '+'): running one job at a time; write '+futurerun ...' in the Makefile to share make's -j slots"
-        }
-        self.width = width
-        if hostCount > 0 {
-            let (fit, _) = Self.capByDescriptorLimit(Int.max, requested: .count(0), limit: facts.descriptorLimit)
-            runningLimit = Self.capByProcessLimit(fit, requested: .count(0), facts: facts)?.0 ?? fit
-        } else {
-            runningLimit = .max
-        }
+        let hostCount = facts.hosts.count
+        (width, widthNotice) = Self.width(options.jobs, system: system, jobserver: facts.jobserverReach)
+        runningLimit = hostCount > 0 ? Self.runningLimit(system) : .max
         scheduler = Scheduler.Settings(
             shell: options.shell, timeout: options.timeout, grace: options.grace, retries: options.retries,
             halt: options.halt, delay: options.delay, workingDirectory: options.workingDirectory,
             // Hosts add slots as they connect, and -j FILE as it is written: room for the most.
             // A block of --pipe is held while its job is in the window: one per slot, and the next.
             window: options.pipe != nil
-                ? min(width, 4096) + 1 : (hostCount == 0 && !widthMayGrow ? min(width, 4096) : 4096) * 2 + 64,
-            directExec: DirectExec.forRun(options, hostCount: hostCount, facts: facts))
+                ? min(width, 4096) + 1 : (hostCount == 0 && facts.jobsFile == nil ? min(width, 4096) : 4096) * 2 + 64,
+            directExec: DirectExec.forRun(options, hostCount: hostCount, facts: system))
 
-        let environment = facts.environment
-        warmShells = WarmShellFit.forRun(options, hostCount: hostCount, facts: facts)
-        colors = Style.wantsColor(options.color, isTerminal: facts.stderrIsTerminal, environment: environment)
+        let environment = system.environment
+        colors = Style.wantsColor(options.color, isTerminal: system.stderrIsTerminal, environment: environment)
         let ci = CIFormat.detect(options.ci, environment: environment)
         let inCI = environment["CI"].map { $0 == "true" || $0 == "1" } ?? false
         switch options.progress {
         case .on: showsProgress = true
         case .off: showsProgress = false
-        case .auto: showsProgress = facts.stderrIsTerminal && !inCI && !options.quiet && environment["TERM"] != "dumb"
+        case .auto: showsProgress = system.stderrIsTerminal && !inCI && !options.quiet && environment["TERM"] != "dumb"
         }
         reporter = JobReporter.Settings(
             quiet: options.quiet, verbose: options.verbose, verboseOnStdout: options.verboseOnStdout,
@@ -83,27 +89,79 @@ struct RunConfiguration {
             && !ci.holdsOutputUntilDone
         jobLog = options.jobLog
         if options.resume != nil { jobLog?.appends = true }
+        cache = options.dryRun ? nil : try Self.cacheSettings(options)
+        launch = Self.launch(options, facts: facts, system: system, width: width, runningLimit: runningLimit)
     }
 
-    /// Each running job holds three descriptors (two pipes and a pidfd): the width within what
-    /// `ulimit -n` allows, and why, if it was asked for more.
-    static func capByDescriptorLimit(_ width: Int, requested: Options.Jobs, limit: Int?) -> (Int, String?) {
-        guard let limit else { return (width, nil) }
-        let fit = max(1, (limit - 64) / 4)
-        guard width > fit else { return (width, nil) }
-        // "No limit" asked for as many as possible: that is no surprise worth a line.
-        guard case .count(let count) = requested, count > 0 else { return (fit, nil) }
-        return (fit, "running at most \(fit) jobs at once instead of -j \(count): the descriptor limit (ulimit -n) is \(limit)")
+    /// The options as the run reads them, and what to say about them: `-j FILE` as what it says
+    /// now; under `--gnu`, the shell GNU parallel would run the jobs with, unless `--shell` says;
+    /// in futurerun's own grammar, bash when bash exported functions (`export -f f`): they need
+    /// it to be called.
+    private static func settle(_ given: Options, facts: RunFacts) -> (Options, [String]) {
+        var options = given
+        var notices: [String] = []
+        if let file = facts.jobsFile { options.jobs = file.jobs }
+        if let shell = facts.gnuShell, options.grammar == .gnu, !options.shellGiven { options.shell = shell }
+        if options.grammar == .native, !options.shellGiven, !facts.system.bashFunctions.isEmpty {
+            options.shell = "/bin/bash"
+            notices.append("the environment holds exported bash functions: jobs run with /bin/bash (--shell chooses another)")
+        }
+        return (options, notices)
     }
 
-    /// A job is a shell and usually a command: about three processes. Under a low process limit,
-    /// the width within what is left of it (the processes are counted only when the limit is near);
-    /// `nil` when the limit does not lower it.
-    static func capByProcessLimit(_ width: Int, requested: Options.Jobs, facts: SystemFacts) -> (Int, String?)? {
-        guard let allowed = facts.processLimit, allowed < min(width, 1 << 20) * 3 + 256 else { return nil }
-        let fit = max(1, (allowed - facts.processesOfUser() - 16) / 3)
-        guard width > fit else { return nil }
-        guard case .count(let count) = requested, count > 0 else { return (fit, nil) }
-        return (fit, "running at most \(fit) jobs at once instead of -j \(count): the process limit (ulimit -u) is \(allowed)")
+    /// What the options ask of the facts: in futurerun's grammar no shape that means something
+    /// else in GNU's; no more memory held back than there is.
+    private static func check(_ options: Options, facts: RunFacts) throws(UsageError) {
+        if options.grammar == .native,
+            let refusal = GNUForms.shapeRefusal(options.source, stdinHoldsData: facts.system.stdinHoldsData)
+        {
+            throw refusal
+        }
+        for (option, reserve) in [("--memfree", options.memoryFree), ("--memsuspend", options.memorySuspend)] {
+            if let reserve, let total = facts.memoryTotal { try checkMemorySize(reserve, option: option, total: total) }
+        }
+    }
+
+    /// Where the jobs run: the Slurm allocation's steps, the hosts, or this machine.
+    private static func launch(
+        _ options: Options, facts: RunFacts, system: SystemFacts, width: Int, runningLimit: Int
+    ) -> Launch {
+        if let allocation = facts.allocation {
+            return .slurm(
+                .init(
+                    allocation: allocation, width: width, rate: options.slurmRate ?? SlurmLauncher.defaultRate,
+                    slots: options.slurmSlots))
+        }
+        if !facts.hosts.isEmpty {
+            return .hosts(
+                HostFleet.Settings(
+                    hosts: facts.hosts, ssh: options.ssh ?? ["ssh"], forwarded: facts.forwarded, jobs: options.jobs,
+                    localWidth: width, runningLimit: runningLimit))
+        }
+        let jobsFile = facts.jobsFile.map { file in
+            JobsFile(path: file.path, cpus: system.cpus) { [limit = system.descriptorLimit] width in
+                capByDescriptorLimit(width, requested: .count(0), limit: limit).0
+            }
+        }
+        let rules = AdmissionGuard.Rules(
+            memoryFree: options.memoryFree.map(MemoryAdmission.init),
+            suspension: options.memorySuspend.map(MemorySuspension.init),
+            load: options.load.map { LoadAdmission(limit: $0.width(cpus: system.cpus)) })
+        return .local(
+            width: width, jobserver: facts.jobserverReach == .reached,
+            admission: rules.memoryFree == nil && rules.suspension == nil && rules.load == nil ? nil : rules,
+            jobsFile: jobsFile, warmShells: WarmShellFit.forRun(options, hostCount: 0, facts: system))
+    }
+
+    /// `--cache`'s settings, its `--cache-input` templates parsed.
+    private static func cacheSettings(_ options: Options) throws(UsageError) -> JobCache.Settings? {
+        guard let directory = options.cache else { return nil }
+        var settings = JobCache.Settings(directory: directory)
+        settings.variables = options.cacheVariables
+        settings.inputs = try options.cacheInputs.map { pattern throws(UsageError) in
+            try Template(pattern, plus: options.plus, perl: options.perlExpressions)
+        }
+        (settings.failures, settings.limit, settings.explains) = (options.cacheFailures, options.cacheLimit, options.explain)
+        return settings
     }
 }

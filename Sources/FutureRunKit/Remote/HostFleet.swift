@@ -26,11 +26,11 @@ final class HostFleet: Sendable {
         var localWidth: Int
         /// How many jobs may run at once over all hosts (the descriptor and process limits).
         var runningLimit: Int = .max
-        /// A private directory for the connections' control sockets; removed by ``close()``.
-        var controlDirectory: String
     }
 
     let settings: Settings
+    /// A private directory for the connections' control sockets; removed by ``close()``.
+    private let controlDirectory: String
     /// The pool jobs run in, one lane per host, as wide as the host may run jobs now; and the
     /// writer of its widths.
     let governor: WidthGovernor
@@ -46,9 +46,13 @@ final class HostFleet: Sendable {
     /// is started.
     private let masters = Locked<(closing: Bool, runs: [CommandRun])>((false, []))
 
-    /// - Parameter announce: shows a notice (a host taken out), from any thread.
-    init(_ settings: Settings, announce: @escaping @Sendable (String) -> Void) {
+    /// - Parameters:
+    ///   - controlDirectory: a private directory for the connections' control sockets
+    ///     (``makeControlDirectory()``); removed by ``close()``.
+    ///   - announce: shows a notice (a host taken out), from any thread.
+    init(_ settings: Settings, controlDirectory: String, announce: @escaping @Sendable (String) -> Void) {
         self.settings = settings
+        self.controlDirectory = controlDirectory
         self.announce = announce
         let roster = HostRoster(settings.hosts, jobs: settings.jobs, localWidth: settings.localWidth)
         var limits = WidthLimits()
@@ -60,7 +64,7 @@ final class HostFleet: Sendable {
         state = Locked((roster, [:]))
         remotes = settings.hosts.enumerated().map { index, spec in
             spec.isLocal
-                ? nil : RemoteHost(spec, index: index, ssh: settings.ssh, controlDirectory: settings.controlDirectory)
+                ? nil : RemoteHost(spec, index: index, ssh: settings.ssh, controlDirectory: controlDirectory)
         }
     }
 
@@ -68,7 +72,7 @@ final class HostFleet: Sendable {
     /// it has connected, whatever the others do.
     func open() {
         // Should futurerun be killed, the guardian removes what the masters leave in it.
-        ProcessEngine.shared.removeWhenThisProcessDies(directory: settings.controlDirectory)
+        ProcessEngine.shared.removeWhenThisProcessDies(directory: controlDirectory)
         for (lane, host) in remotes.enumerated() {
             if let host { connect(host, lane: lane, connection: 0) }
         }
@@ -238,7 +242,7 @@ final class HostFleet: Sendable {
         for run in runs { run.cancel() }
         for run in runs { _ = run.result.value }
         // A master that did not remove its socket leaves it here.
-        Directory.remove(settings.controlDirectory)
+        Directory.remove(controlDirectory)
         ProcessEngine.shared.removeWhenThisProcessDies(directory: nil)
     }
 

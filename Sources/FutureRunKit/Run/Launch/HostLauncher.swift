@@ -8,8 +8,9 @@ final class HostLauncher: Launcher {
     private let fleet: HostFleet
     private let notices: Notices
 
-    init(_ settings: HostFleet.Settings, notices: Notices) {
-        fleet = HostFleet(settings) { notice in notices.post(notice) }
+    /// - Parameter controlDirectory: a private directory for the connections' control sockets.
+    init(_ settings: HostFleet.Settings, controlDirectory: String, notices: Notices) {
+        fleet = HostFleet(settings, controlDirectory: controlDirectory) { notice in notices.post(notice) }
         self.notices = notices
     }
 

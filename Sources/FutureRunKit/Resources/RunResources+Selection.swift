@@ -1,6 +1,6 @@
 import Glibc
 
-extension Plan {
+extension RunResources {
     /// The selection `--shard`, `--shard-timings` and `--resume` ask for, with the notice to say
     /// (`--shard auto` outside CI). Reads the timings file and the joblog now: a file that cannot be
     /// read is bad usage, before anything runs.
@@ -21,12 +21,8 @@ extension Plan {
             }
         case nil: break
         }
+        // Options.validate() has checked that --shard-timings comes with --shard, --resume with --joblog.
         if let path = options.shardTimings {
-            guard selection.shard != nil else {
-                throw .needsOption(
-                    option: "--shard-timings", needs: "--shard K/N",
-                    example: "futurerun --shard 2/4 --shard-timings last.jsonl ...")
-            }
             guard let text = TextFile.read(path) else {
                 throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
             }
@@ -37,12 +33,7 @@ extension Plan {
             selection.timings = timings
             if let notice = timings.notice(path: path) { notices.append(notice) }
         }
-        if let mode = options.resume {
-            guard let path = options.jobLog?.path else {
-                throw .needsOption(
-                    option: mode.option, needs: "--joblog FILE",
-                    example: "futurerun \(mode.option) --joblog jobs.log -a jobs.txt")
-            }
+        if let mode = options.resume, let path = options.jobLog?.path {
             // A joblog not written yet holds nothing to skip.
             let log = ResumeLog(mode: mode, joblog: TextFile.read(path) ?? "")
             if log.skippedLines > 0 {
