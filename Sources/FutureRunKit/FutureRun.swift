@@ -76,12 +76,16 @@ public enum FutureRun {
         let scheduler = Scheduler(
             settings: plan.configuration.scheduler, source: plan.source, launcher: plan.makeLauncher(notices: notices),
             notices: notices, cache: plan.cache, notify: notify)
-        let console = Console(out: .output, err: .error, style: Style(colors: plan.configuration.colors), progress: plan.configuration.showsProgress)
+        let console = Console(
+            out: .output, err: .error, style: Style(colors: plan.configuration.colors), progress: plan.configuration.showsProgress
+        )
         let reporter = JobReporter(
             console: console, settings: plan.configuration.reporter, reports: plan.reports, source: plan.source,
             cache: plan.cache.map(CacheRecorder.init), running: { scheduler.runningJobs() },
             heldBack: { scheduler.heldBack() }, notices: { scheduler.takeNotices() })
-        for notice in plan.startNotices + (plan.configuration.widthNotice.map { [$0] } ?? []) { try? console.say("futurerun: " + notice) }
+        for notice in plan.startNotices + (plan.configuration.widthNotice.map { [$0] } ?? []) {
+            try? console.say("futurerun: " + notice)
+        }
         let grace = DurationFormat.format(plan.options.grace)
         SignalWatcher.handle(
             stop: { signal in

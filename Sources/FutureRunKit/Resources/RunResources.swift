@@ -62,7 +62,8 @@ struct RunResources {
     /// The shell and `--workdir` where jobs run here, and `--ssh`'s program over hosts.
     private static func checkPrograms(_ configuration: RunConfiguration, runsHere: Bool) throws(UsageError) {
         let options = configuration.options
-        if case .hosts(let settings) = configuration.launch, case .failure(let error) = Command.locateExecutable(settings.ssh[0]) {
+        if case .hosts(let settings) = configuration.launch, case .failure(let error) = Command.locateExecutable(settings.ssh[0])
+        {
             let reason = String(cString: strerror(error.errno))
             throw .invalidValue(
                 option: "--ssh", value: settings.ssh.joined(separator: " "),
