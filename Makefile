@@ -14,7 +14,7 @@ STRICT     := -Xswiftc -warnings-as-errors -Xcc -Werror
 # each flag: docs/PERFORMANCE.md, "What made it so".)
 METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
               -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
-# Cross-module optimization lets FutureRunKit specialize FutureCore's generic futures for its own
+# Cross-module optimization lets futurerun's kit (FutureRunModel … FutureRunKit) specialize FutureCore's generic futures for its own
 # types instead of calling their unspecialized code, which builds metadata and boxes values at run
 # time.
 CMO        := -Xswiftc -cross-module-optimization
@@ -83,7 +83,7 @@ fuzz:
 	FUTURERUN_FUZZ_CASES=$(FUZZ_CASES) $(SWIFT) test --skip-build --filter QuotingFuzz
 
 ## The completions and the man page's OPTIONS section, rendered from the option table
-## (Sources/FutureRunKit/Options/OptionTable.swift). They stay checked in; a test fails when stale.
+## (Sources/FutureRunOptions/OptionTable.swift). They stay checked in; a test fails when stale.
 generate:
 	$(SWIFT) run $(STRICT) generate-usage
 
@@ -111,7 +111,7 @@ install-files:
 ## Release artifacts in .build/dist: futurerun-VERSION-linux-ARCH.tar.gz (the stripped static binary,
 ## man page, completions, LICENSE, README), a .deb of the same files in their system places, a
 ## Homebrew formula for the tarball, and SHA256SUMS. scripts/check-dist installs both and runs them.
-VERSION    := $(shell sed -n 's/.*static let version = "futurerun \(.*\)"/\1/p' Sources/FutureRunKit/Usage/Help.swift)
+VERSION    := $(shell sed -n 's/.*static let version = "futurerun \(.*\)"/\1/p' Sources/FutureRunOptions/Usage/Help.swift)
 ARCH       := $(shell uname -m)
 DIST       := .build/dist
 dist: release

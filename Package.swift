@@ -22,10 +22,27 @@ let package = Package(
         .target(name: "_CFutureShims"),
         .target(name: "FutureCore", swiftSettings: strict),
         .target(name: "FutureProcess", dependencies: ["FutureCore", "_CFutureShims"], swiftSettings: strict),
-        .target(name: "FutureRunKit", dependencies: ["FutureCore", "FutureProcess", "_CFutureShims"], swiftSettings: strict),
+        // futurerun's kit in layers the compiler checks (an arrow the wrong way does not build):
+        // the model (options' values, jobs, their input and outcome, formats, the machine's facts);
+        // above it the option grammar, the engine side (scheduler, launchers, hosts, Slurm, cache)
+        // and the output side (printers, reports); the kit joins them into a run.
+        .target(name: "FutureRunModel", dependencies: ["FutureCore", "FutureProcess", "_CFutureShims"], swiftSettings: strict),
+        .target(name: "FutureRunOptions", dependencies: ["FutureRunModel", "FutureProcess"], swiftSettings: strict),
+        .target(
+            name: "FutureRunEngine", dependencies: ["FutureRunModel", "FutureCore", "FutureProcess", "_CFutureShims"],
+            swiftSettings: strict),
+        .target(
+            name: "FutureRunOutput", dependencies: ["FutureRunModel", "FutureRunEngine", "FutureCore", "FutureProcess"],
+            swiftSettings: strict),
+        .target(
+            name: "FutureRunKit",
+            dependencies: [
+                "FutureRunModel", "FutureRunOptions", "FutureRunEngine", "FutureRunOutput", "FutureCore", "FutureProcess",
+                "_CFutureShims",
+            ], swiftSettings: strict),
         .executableTarget(name: "futurerun", dependencies: ["FutureRunKit"], swiftSettings: strict),
         // `make generate`: the completions and the man page's options, rendered from the option table.
-        .executableTarget(name: "generate-usage", dependencies: ["FutureRunKit"], swiftSettings: strict),
+        .executableTarget(name: "generate-usage", dependencies: ["FutureRunOptions"], swiftSettings: strict),
         .executableTarget(
             name: "futurecore-example", dependencies: ["FutureCore", "FutureProcess"], path: "Examples/FutureCoreExample",
             swiftSettings: strict),
@@ -37,7 +54,11 @@ let package = Package(
         .testTarget(
             name: "FutureCoreTests", dependencies: ["FutureCore", "FutureProcess", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "FutureRunKitTests", dependencies: ["FutureRunKit", "FutureProcess", "TestSupport"], exclude: ["Expected"],
+            name: "FutureRunKitTests",
+            dependencies: [
+                "FutureRunKit", "FutureRunModel", "FutureRunOptions", "FutureRunEngine", "FutureRunOutput", "FutureProcess",
+                "TestSupport",
+            ], exclude: ["Expected"],
             swiftSettings: strict
         ),
         .testTarget(

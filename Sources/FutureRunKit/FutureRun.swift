@@ -1,12 +1,22 @@
 import Dispatch
 import FutureCore
 import FutureProcess
+import FutureRunEngine
+import FutureRunModel
+import FutureRunOptions
+import FutureRunOutput
 import Glibc
 
 /// The futurerun program: parse, plan, run, report, exit status. `main.swift` calls ``main(_:)``.
 public enum FutureRun {
+    /// Readies signal handling (``SignalWatcher/prepare()``): call it first, while the process has
+    /// a single thread.
+    public static func prepare() {
+        SignalWatcher.prepare()
+    }
+
     /// Runs futurerun with `arguments` (without the program name) and returns its exit status.
-    /// Call ``SignalWatcher/prepare()`` before, while the process has a single thread.
+    /// Call ``prepare()`` before, while the process has a single thread.
     /// Run under the name `parallel` (`programName`), it reads GNU parallel's grammar.
     public static func main(_ arguments: [[UInt8]], programName: String = "futurerun") -> Int32 {
         let options: Options
@@ -31,8 +41,8 @@ public enum FutureRun {
     }
 
     /// `futurerun: <message>` on stderr; status 255.
-    static func fail(_ message: String) -> Int32 {
-        _ = try? StandardStream.error.write("futurerun: \(Style.sanitize(ArgumentText.display(message)))\n")
+    package static func fail(_ message: String) -> Int32 {
+        _ = try? StandardStream.error.write("futurerun: \(SafeText.sanitize(ArgumentText.display(message)))\n")
         return 255
     }
 
@@ -61,7 +71,7 @@ public enum FutureRun {
 
     /// The job's command line with its header as a comment at the end of its first line: a
     /// here-document's body and delimiter line, which follow, stay as they are.
-    static func withHeaderComment(_ job: Job) -> String {
+    package static func withHeaderComment(_ job: Job) -> String {
         let command = job.displayCommand
         guard let header = job.header else { return command }
         guard let newline = command.firstIndex(of: "\n") else { return command + "  # " + header.text }
@@ -115,7 +125,7 @@ public enum FutureRun {
             },
             report: {
                 let running = scheduler.runningJobs()
-                let list = running.map { "\(Style.sanitize($0.label)) (\(DurationFormat.format($0.since)))" }
+                let list = running.map { "\(SafeText.sanitize($0.label)) (\(DurationFormat.format($0.since)))" }
                 scheduler.announce(
                     running.isEmpty ? "no job is running" : "running: " + list.joined(separator: ", "))
             })

@@ -3,7 +3,7 @@ import Glibc
 
 // The table of contents: signals first (while this is the only thread), then parse → plan → run →
 // report, all inside FutureRun.main, and its exit status.
-SignalWatcher.prepare()
+FutureRun.prepare()
 let arguments = (1..<Int(CommandLine.argc)).map { index in
     Array(UnsafeBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!)))
         .map { UInt8(bitPattern: $0) }

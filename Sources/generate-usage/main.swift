@@ -1,4 +1,4 @@
-import FutureRunKit
+import FutureRunOptions
 import Glibc
 
 // `make generate`: writes the files rendered from the option table (completions, the man page's

@@ -2,7 +2,11 @@ import FutureProcess
 import TestSupport
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// The cache's pure parts: its hash against the standard's vectors, its entries' format and what
 /// makes one untrusted, its manifests and what `--explain` says of them.

@@ -1,6 +1,10 @@
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// The run's decisions as functions of options and made-up machine facts: no file is read, no
 /// limit or environment variable of this machine is asked.

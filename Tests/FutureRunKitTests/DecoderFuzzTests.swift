@@ -1,6 +1,10 @@
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// Every report reader fed random bytes, and valid reports cut and spliced at random: none may
 /// crash, and what it returns stays bounded by what it was given.

@@ -2,7 +2,11 @@ import FutureCore
 import FutureProcess
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// Job headers, the name rules and the graph's decisions, as values.
 @Suite struct JobHeaders {

@@ -1,6 +1,10 @@
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// Which lines run without the shell (``DirectExec``), as values: no process.
 @Suite struct DirectExecChoice {

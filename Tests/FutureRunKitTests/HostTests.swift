@@ -2,7 +2,11 @@ import FutureCore
 import FutureProcess
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// Hosts as values: how `-S` is read, what the roster decides, and the remote invocation run by a
 /// real `/bin/sh` here (no ssh: the end-to-end suite has the real sshd).

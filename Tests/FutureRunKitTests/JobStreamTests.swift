@@ -1,7 +1,11 @@
 import FutureCore
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// The stages of the job stream, each over a source of `:::` commands: no input, no process.
 @Suite struct JobStreams {

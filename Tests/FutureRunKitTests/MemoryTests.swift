@@ -1,6 +1,10 @@
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// `--memfree`'s parts as values: sizes as GNU parallel reads them, recorded `/proc` and cgroup
 /// files, and the admission's decisions.

@@ -1,7 +1,11 @@
 import FutureProcess
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 @Suite struct OptionTable {
     @Test func everyNameIsDeclaredOnce() {
@@ -78,14 +82,15 @@ import Testing
 }
 
 @Suite struct LibrarySurface {
-    /// FutureRunKit's public face is what its two clients, `main.swift` and `generate-usage`, call.
+    /// The kit's public face is what its two clients, `main.swift` and `generate-usage`, call:
+    /// the rest is `package`, shared by the kit's layers and its tests.
     @Test func onlyWhatTheTwoClientsUseIsPublic() throws {
         let root = String(#filePath.split(separator: "/Tests/").first!)
-        let listing = Command.shell("grep -rh '^ *public ' \(root)/Sources/FutureRunKit | sed 's/ *{$//; s/^ *//' | sort")
+        let listing = Command.shell("grep -rh '^ *public ' \(root)/Sources/FutureRun[A-Z]* | sed 's/ *{$//; s/^ *//' | sort")
         let declarations = String(decoding: listing.run().value.stdout.bytes(), as: UTF8.self).split(separator: "\n")
         #expect(
             declarations == [
-                "public enum FutureRun", "public enum SignalWatcher", "public enum UsageFiles",
+                "public enum FutureRun", "public enum UsageFiles",
                 "public static func main(_ arguments: [[UInt8]], programName: String = \"futurerun\") -> Int32",
                 "public static func prepare()",
                 "public static func write(root: String) throws -> [String]",

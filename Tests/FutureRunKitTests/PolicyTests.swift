@@ -2,7 +2,11 @@ import FutureCore
 import FutureProcess
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// The scheduler's decisions, as values: no process, no thread.
 @Suite struct Policies {

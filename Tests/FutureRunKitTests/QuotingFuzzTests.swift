@@ -4,7 +4,11 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// Random templates drawn from a grammar of shell constructs, with replacement strings anywhere,
 /// times hostile arguments, each run by dash and by bash: either the template is refused at the

@@ -1,6 +1,10 @@
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// The allowlist as values: which places of a template keep an argument data, read without
 /// running a shell (``ReplacementSites``).

@@ -3,7 +3,11 @@ import Testing
 
 @testable import FutureCore
 @testable import FutureProcess
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// Compares `rendered` with the checked-in `Expected/NAME` (set `FUTURERUN_RECORD=1` to write it
 /// anew, then read the diff).

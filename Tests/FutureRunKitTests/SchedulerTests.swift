@@ -3,7 +3,11 @@ import TestSupport
 import Testing
 
 @testable import FutureProcess
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// A launcher without processes: it records each attempt as it starts and lets the test end the
 /// attempts in any order, at any time. What the end-to-end suite shows with `sleep`, shown here by

@@ -1,6 +1,10 @@
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// Shards, timings and resume decisions, as values.
 @Suite struct Shards {

@@ -1,7 +1,11 @@
 import Glibc
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// `--slurm`'s decisions as values: the allocation read from its variables, its slots and their
 /// nodes, and the step rate.

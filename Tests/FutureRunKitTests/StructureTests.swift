@@ -6,6 +6,15 @@ import Testing
 @Suite struct Structure {
     private static let root = String(#filePath.split(separator: "/Tests/").first!)
 
+    /// futurerun's kit, target by target, and the kit targets each may import: arrows point down.
+    private static let kit: [String: Set<String>] = [
+        "FutureRunModel": [],
+        "FutureRunOptions": ["FutureRunModel"],
+        "FutureRunEngine": ["FutureRunModel"],
+        "FutureRunOutput": ["FutureRunModel", "FutureRunEngine"],
+        "FutureRunKit": ["FutureRunModel", "FutureRunOptions", "FutureRunEngine", "FutureRunOutput"],
+    ]
+
     /// Each `.swift` file under `folder` (relative to the package), with its lines of code (doc
     /// and line comments left out), by path relative to the package.
     private static func sources(under folder: String) -> [(path: String, lines: [Substring])] {
@@ -43,14 +52,16 @@ import Testing
     }
 
     @Test func theKitHasSourcesToCheck() {
-        #expect(Self.sources(under: "Sources/FutureRunKit").count > 100)
+        #expect(Self.kit.flatMap { Self.sources(under: "Sources/" + $0.key) }.count > 100)
     }
 
     /// The width providers set limits; only the governor sets a pool's width.
     @Test func onlyTheGovernorWritesAPoolsWidth() {
-        let writers = Self.files(
-            under: "Sources/FutureRunKit", matching: #/\.setWidth\(|\bpool\.width\s*=[^=]|\.pool\.width\s*=[^=]/#,
-            but: ["Sources/FutureRunKit/Run/Width/WidthGovernor.swift"])
+        let writers = Self.kit.keys.flatMap { target in
+            Self.files(
+                under: "Sources/" + target, matching: #/\.setWidth\(|\bpool\.width\s*=[^=]|\.pool\.width\s*=[^=]/#,
+                but: ["Sources/FutureRunEngine/Run/Width/WidthGovernor.swift"])
+        }
         #expect(writers == [])
     }
 
@@ -59,9 +70,29 @@ import Testing
     @Test func thePlanAndTheConfigurationDoNoIO() {
         let io =
             #/TextFile\.|[^a-zA-Z.]open\(|[^a-zA-Z]stat\(|realpath\(|getenv\(|Command\(|\.current\(\)|opendir\(|mkdir\(|unlink\(|[^a-zA-Z.]read\(|[^a-zA-Z.]write\(|SystemFacts\.values|setpriority|lowerPriority|Directory\.|TemporaryNames\.|\.run\(\)/#
-        #expect(Self.files(under: "Sources/FutureRunKit/Plan", matching: io) == [])
+        #expect(Self.files(under: "Sources/FutureRunKit/Configuration", matching: io) == [])
         #expect(
             Self.files(under: "Sources/FutureRunKit/Resources", matching: io).count >= 2,
             "the pattern finds the I/O where it is")
+    }
+
+    /// Each layer imports only those below it (as Package.swift declares them); the compiler
+    /// refuses a use of a layer not imported.
+    @Test func eachLayerImportsOnlyTheLayersBelowIt() {
+        for (target, allowed) in Self.kit {
+            for file in Self.sources(under: "Sources/" + target) {
+                let imported = Set(
+                    file.lines.compactMap { line in
+                        line.wholeMatch(of: #/(?:@testable )?import (FutureRun\w+)/#).map { String($0.1) }
+                    })
+                #expect(imported.subtracting(allowed) == [], "\(file.path)")
+            }
+        }
+        let package = readText(Self.root + "/Package.swift") ?? ""
+        for (target, allowed) in Self.kit {
+            let declaration = package.split(separator: ".target(").first { $0.contains("name: \"\(target)\"") } ?? ""
+            let declared = Set(declaration.matches(of: #/"(FutureRun\w+)"/#).map { String($0.1) }).subtracting([target])
+            #expect(declared == allowed, "Package.swift: \(target) depends on \(declared.sorted())")
+        }
     }
 }

@@ -4,7 +4,11 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// Expands `template` for one job, as a job script.
 private func expand(_ template: String, _ arguments: [String], job: Int = 1, slot: Int = 1) throws -> String {

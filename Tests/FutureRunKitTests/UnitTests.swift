@@ -4,7 +4,11 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 @Suite struct Formatting {
     @Test(arguments: [
@@ -38,7 +42,7 @@ import Testing
     }
 
     @Test func sanitizeShowsControlCharacters() {
-        #expect(Style.sanitize("a\u{1B}[31mb\u{07}\u{9B}") == "a^[[31mb^G\\u{9b}")
+        #expect(SafeText.sanitize("a\u{1B}[31mb\u{07}\u{9B}") == "a^[[31mb^G\\u{9b}")
     }
 
     @Test func xmlEscapingDropsCharactersXmlCannotHold() {

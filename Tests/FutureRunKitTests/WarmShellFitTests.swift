@@ -1,6 +1,10 @@
 import Testing
 
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// Which lines run in a warm shell, and how (``WarmShellFit``), as values: no process. Programs
 /// are looked up in `PATH` (`ls`, `gzip`, `cat` and `wc` are on every machine the tests run on).

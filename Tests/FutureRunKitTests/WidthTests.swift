@@ -5,7 +5,11 @@ import TestSupport
 import Testing
 
 @testable import FutureProcess
+@testable import FutureRunEngine
 @testable import FutureRunKit
+@testable import FutureRunModel
+@testable import FutureRunOptions
+@testable import FutureRunOutput
 
 /// How the width providers combine: the least limit wins, each provider changes only its own, and
 /// the governor is the one writer of the pool's width.

@@ -1,11 +1,15 @@
 import FutureProcess
+import FutureRunEngine
+import FutureRunModel
+import FutureRunOptions
+import FutureRunOutput
 import Glibc
 
 extension RunFacts {
     /// Reads what the run's decisions rest on: the machine, `-j FILE`, `--hosts-file`, the Slurm
     /// allocation, make's jobserver (opened here: ``Jobserver``), the memory. Blocks on the file
     /// system and, under `--slurm`, on `scontrol`. A file that cannot be read is a usage error.
-    static func gather(for options: Options) throws(UsageError) -> (RunFacts, Jobserver?) {
+    package static func gather(for options: Options) throws(UsageError) -> (RunFacts, Jobserver?) {
         var facts = RunFacts(system: .current())
         let environment = facts.system.environment
         if case .file(let path) = options.jobs { facts.jobsFile = (path, try readJobsFile(path)) }

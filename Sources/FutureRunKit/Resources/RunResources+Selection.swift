@@ -1,10 +1,16 @@
+import FutureRunEngine
+import FutureRunModel
+import FutureRunOptions
+import FutureRunOutput
 import Glibc
 
 extension RunResources {
     /// The selection `--shard`, `--shard-timings` and `--resume` ask for, with the notice to say
     /// (`--shard auto` outside CI). Reads the timings file and the joblog now: a file that cannot be
     /// read is bad usage, before anything runs.
-    static func selection(_ options: Options, environment: [String: String]) throws(UsageError) -> (JobSelection, [String]) {
+    package static func selection(
+        _ options: Options, environment: [String: String]
+    ) throws(UsageError) -> (JobSelection, [String]) {
         var selection = JobSelection()
         var notices: [String] = []
         switch options.shard {

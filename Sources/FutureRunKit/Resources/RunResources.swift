@@ -1,4 +1,8 @@
 import FutureProcess
+import FutureRunEngine
+import FutureRunModel
+import FutureRunOptions
+import FutureRunOutput
 import Glibc
 
 /// What a run opens before its first job, as its configuration names it: the job list's file
@@ -6,22 +10,22 @@ import Glibc
 /// directory; and the checks that the shell, `--ssh` and `--workdir` are there. All of a run's
 /// I/O before the first job happens in ``open(_:facts:)``; every problem is a usage error (exit
 /// 255), and nothing has run yet.
-struct RunResources {
+package struct RunResources {
     /// The jobs, read lazily: names, shard, resume and the reruns applied.
-    let source: JobPipeline
-    let reports: [Report]
+    package let source: JobPipeline
+    package let reports: [Report]
     /// `--cache`: the store, opened (made).
-    let cache: JobCache?
+    package let cache: JobCache?
     /// Over hosts, a real run: the private directory for the connections' control sockets.
-    let controlDirectory: String?
+    package let controlDirectory: String?
     /// Said once at the start: the selection's notices (`--shard auto` outside CI, `--resume`'s
     /// skipped lines, `--rerun-failed`'s count), and the shard's.
-    let startNotices: [String]
+    package let startNotices: [String]
 
     /// Opens what `configuration` names. Blocks on the file system. The control directory is
     /// made last, and only for a real run (a dry run launches nothing): nothing after it can
     /// fail, so it never outlives a refused run (the run's end removes it).
-    static func open(_ configuration: RunConfiguration, facts: RunFacts) throws(UsageError) -> RunResources {
+    package static func open(_ configuration: RunConfiguration, facts: RunFacts) throws(UsageError) -> RunResources {
         let options = configuration.options
         // --nice: the jobs inherit futurerun's niceness.
         if let niceness = options.niceness { SystemFacts.lowerPriority(to: niceness) }

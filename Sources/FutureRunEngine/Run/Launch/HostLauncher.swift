@@ -1,0 +1,55 @@
+import FutureProcess
+import FutureRunModel
+
+/// Attempts on several machines (`-S`): each machine a lane of the pool, its width its
+/// connections' sessions; an attempt on another machine runs through ssh. An ssh that exits 255
+/// may be the job's own status or a lost machine: the machine's check tells, and the attempt of a
+/// lost one runs again elsewhere.
+package final class HostLauncher: Launcher {
+    private let fleet: HostFleet
+    private let notices: Notices
+
+    /// - Parameter controlDirectory: a private directory for the connections' control sockets.
+    package init(_ settings: HostFleet.Settings, controlDirectory: String, notices: Notices) {
+        fleet = HostFleet(settings, controlDirectory: controlDirectory) { notice in notices.post(notice) }
+        self.notices = notices
+    }
+
+    package var governor: WidthGovernor { fleet.governor }
+
+    package var handsOverInline: Bool { true }
+
+    package func open() { fleet.open() }
+
+    package func close() { fleet.close() }
+
+    /// A job that no machine can take now may need another connection.
+    package func queued() { fleet.jobsWaiting() }
+
+    package var unavailable: String? { fleet.noneLeft }
+
+    package func place(_ local: Command, line: [UInt8], seat: CommandPool.Seat) -> (Command, Placement) {
+        var placement = Placement(seat: seat, machine: fleet.name(of: seat.lane))
+        guard fleet.isRemote(seat.lane) else { return (local, placement) }
+        let (command, session) = fleet.command(for: line, lane: seat.lane, local: local)
+        placement.session = session
+        return (command, placement)
+    }
+
+    package func judge(
+        _ result: CommandResult, at placement: Placement, refusals: Int, stopping: Bool,
+        verdict: @escaping @Sendable (AttemptVerdict) -> Void
+    ) {
+        let lane = placement.seat.lane
+        fleet.jobEnded(lane: lane, session: placement.session)
+        if let refused = spawnRefusal(result, refusals: refusals, stopping: stopping, notices: notices) {
+            return verdict(refused)
+        }
+        guard fleet.isRemote(lane), result.status == .exited(255), !stopping else { return verdict(.stands) }
+        fleet.lostConnection(lane: lane, session: placement.session) { alive in verdict(alive ? .stands : .lost) }
+    }
+
+    package func afterThisTurn(_ body: @escaping @Sendable () -> Void) { ProcessEngine.shared.afterThisTurn(body) }
+
+    package var runningProcesses: Int { ProcessEngine.shared.runningCount }
+}

@@ -1,0 +1,138 @@
+import FutureRunModel
+
+extension Options {
+    /// `--cache`'s companions need it; `--rerun-failed` picks jobs as `--resume` does.
+    private func checkCacheCombinations() throws(UsageError) {
+        let options = self
+        if options.cache == nil {
+            for (option, given) in [
+                ("--cache-env", !options.cacheVariables.isEmpty), ("--cache-input", !options.cacheInputs.isEmpty),
+                ("--cache-failures", options.cacheFailures), ("--cache-max", options.cacheLimit != nil),
+                ("--explain", options.explain),
+            ] where given {
+                throw .needsOption(
+                    option: option, needs: "--cache DIR", example: "futurerun --cache .futurerun-cache \(option) ...")
+            }
+        } else if options.pipe != nil {
+            throw .conflictingOptions("--cache", "--pipe (a block is no file the key could cover)")
+        }
+        if !options.rerunFailed.isEmpty, let resume = options.resume {
+            throw .conflictingOptions("--rerun-failed", resume.option)
+        }
+    }
+
+    /// Every conflict of one option with another, and every option that needs another: checked
+    /// once, here, on the options alone (nothing is read). The parser calls it; what the machine
+    /// or a file must say is checked when the run's facts are gathered.
+    package func validate() throws(UsageError) {
+        let options = self
+        if options.shuffle, let resume = options.resume { throw .conflictingOptions("--shuf", resume.option) }
+        try checkPipeCombinations()
+        try checkCacheCombinations()
+        try checkPlaceCombinations()
+        try checkSelectionCombinations()
+        let listCount: Int? =
+            switch options.source {
+            case .template(_, let lists, _): lists.count
+            case .templateLines: 1
+            case .commands, .commandLines, .blocks: nil
+            }
+        if options.maxArguments != 1, options.pipe == nil {
+            guard let listCount else {
+                throw .needsOption(
+                    option: "-n/--max-args", needs: "--each TEMPLATE", example: "futurerun -n 10 --each 'echo {}' *.log")
+            }
+            guard listCount == 1 else { throw .needsOneList("-n/--max-args") }
+        }
+        if options.filling != nil {
+            guard let listCount else {
+                throw .needsOption(
+                    option: "--xargs/-m/-X", needs: "--each TEMPLATE", example: "futurerun -X --each 'cp -t dst {}' *.log")
+            }
+            guard listCount == 1 else { throw .needsOneList("--xargs/-m/-X") }
+            if options.columnSeparator != nil { throw .conflictingOptions("--colsep", "--xargs/-m/-X") }
+        }
+        if options.columnSeparator != nil {
+            guard let listCount else {
+                throw .needsOption(
+                    option: "--colsep", needs: "--each TEMPLATE", example: "futurerun --colsep , --each 'echo {2}' < table.csv")
+            }
+            guard listCount == 1 else { throw .needsOneList("--colsep") }
+            if options.maxArguments != 1 { throw .conflictingOptions("--colsep", "-n/--max-args") }
+        }
+    }
+
+    /// The options of `--pipe` and `--pipe-part`, only with them; theirs that do not go together.
+    private func checkPipeCombinations() throws(UsageError) {
+        let options = self
+        guard let mode = options.pipe else {
+            let given: [(String, Bool)] = [
+                ("--block", options.blockSize != nil), ("--recend", options.recordEnd != nil),
+                ("--recstart", options.recordStart != nil), ("--regexp", options.recordPatterns),
+                ("--header N", options.headerLines != nil),
+            ]
+            if let (option, _) = given.first(where: \.1) {
+                throw .needsOption(
+                    option: option, needs: "--pipe or --pipe-part", example: "futurerun --pipe --block 10M wc -l < big.txt")
+            }
+            return
+        }
+        let option = mode == .stream ? "--pipe" : "--pipe-part"
+        if options.shuffle { throw .conflictingOptions("--shuf", option) }
+        if options.filling != nil { throw .conflictingOptions("--xargs/-m/-X", option) }
+        if options.columnSeparator != nil { throw .conflictingOptions("--colsep", option) }
+        if options.maxArguments == 0 { throw .invalidValue(option: "-N", value: "0", expected: "at least 1 record a block") }
+        if mode == .fileParts, options.maxArgumentsGiven {
+            throw .conflictingOptions("-N", "--pipe-part (it cuts by size, without reading the file through)")
+        }
+        if mode == .fileParts, options.header || options.headerLines != nil {
+            throw .conflictingOptions("--header", "--pipe-part (not supported yet: use --pipe)")
+        }
+        for pattern in [options.recordEnd, options.recordStart].compactMap({ $0 }) where options.recordPatterns {
+            guard RecordBoundary.compiles(pattern) else {
+                throw .invalidValue(
+                    option: "--regexp", value: String(decoding: pattern, as: UTF8.self), expected: "a regular expression")
+            }
+        }
+    }
+
+    /// Whether `-S` or `--hosts-file` is given: the jobs run on hosts.
+    package var runsOnHosts: Bool { !hosts.isEmpty || hostsFile != nil }
+
+    /// Where jobs run: the Slurm allocation's options only with `--slurm`, and what watches this
+    /// machine (memory, load) or feeds a job's stdin (`--pipe`) only where the jobs run here.
+    private func checkPlaceCombinations() throws(UsageError) {
+        if slurm {
+            for (option, given) in [
+                ("-S/--hosts-file", runsOnHosts), ("--memfree", memoryFree != nil),
+                ("--memsuspend", memorySuspend != nil), ("--load", load != nil),
+            ] where given {
+                throw .conflictingOptions("--slurm", option + " (they watch this machine, not the allocation's nodes)")
+            }
+            // A slot's worker reads its jobs on its stdin: a job's own input cannot go there.
+            if slurmSlots, pipe != nil { throw .conflictingOptions("--slurm-slots", "--pipe") }
+        } else if slurmCPUs != nil || slurmRate != nil || slurmSlots {
+            throw .needsOption(
+                option: "--slurm-cpus/--slurm-rate/--slurm-slots", needs: "--slurm",
+                example: "futurerun --slurm --slurm-cpus 4 ...")
+        }
+        guard runsOnHosts else { return }
+        if memoryFree != nil { throw .conflictingOptions("--memfree", "-S/--hosts-file") }
+        if memorySuspend != nil { throw .conflictingOptions("--memsuspend", "-S/--hosts-file") }
+        if load != nil { throw .conflictingOptions("--load", "-S/--hosts-file") }
+        // A remote job's stdin carries its command (``RemoteHost``): no room for a block there.
+        if pipe != nil { throw .conflictingOptions("--pipe", "-S/--hosts-file (not supported yet)") }
+    }
+
+    /// `--shard-timings` balances shards; `--resume` reads the joblog.
+    private func checkSelectionCombinations() throws(UsageError) {
+        if shardTimings != nil, shard == nil {
+            throw .needsOption(
+                option: "--shard-timings", needs: "--shard K/N", example: "futurerun --shard 2/4 --shard-timings last.jsonl ...")
+        }
+        if let mode = resume, jobLog?.path == nil {
+            throw .needsOption(
+                option: mode.option, needs: "--joblog FILE", example: "futurerun \(mode.option) --joblog jobs.log -a jobs.txt")
+        }
+    }
+}
