@@ -54,8 +54,8 @@ private final class FakeLauncher: Launcher {
     func queued() {}
     var unavailable: String? { nil }
 
-    func place(_ local: Command, line: [UInt8], seat: CommandPool.Seat) -> (Command, Placement) {
-        (local, Placement(seat: seat))
+    func place(_ attempt: AttemptSpec, seat: CommandPool.Seat) -> (Command, Placement) {
+        (attempt.localCommand, Placement(seat: seat))
     }
 
     func judge(
@@ -65,9 +65,6 @@ private final class FakeLauncher: Launcher {
         let job = log.attempts.withLock { attempts in attempts.last { $0.slot == placement.seat.slot }!.job }
         verdict(verdicts.withLock { $0.removeValue(forKey: job) } ?? .stands)
     }
-
-    func afterThisTurn(_ body: @escaping @Sendable () -> Void) { body() }
-    var runningProcesses: Int { running.count }
 
     /// The jobs started so far, in the order they started (a job again for each attempt).
     var started: [Int] { log.attempts.withLock { $0.map(\.job) } }
@@ -89,6 +86,13 @@ private final class FakeLauncher: Launcher {
     }
 }
 
+/// The fake's engine: its turns end at once, and its processes are the fake's running attempts.
+private struct FakeEngine: AttemptEngine {
+    let launcher: FakeLauncher
+    func afterThisTurn(_ body: @escaping @Sendable () -> Void) { body() }
+    var runningCount: Int { launcher.running.count }
+}
+
 /// A run of `commands` against a ``FakeLauncher`` of `width` slots, started.
 private struct Run {
     let scheduler: Scheduler
@@ -106,7 +110,8 @@ private struct Run {
         let settings = Scheduler.Settings(
             shell: "/bin/sh", timeout: nil, grace: .seconds(1), retries: retries, halt: halt, delay: nil,
             workingDirectory: nil, window: window)
-        scheduler = Scheduler(settings: settings, source: source, launcher: launcher, notices: Notices())
+        scheduler = Scheduler(
+            settings: settings, source: source, launcher: launcher, engine: FakeEngine(launcher: launcher), notices: Notices())
         scheduler.start()
     }
 

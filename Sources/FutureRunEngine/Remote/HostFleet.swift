@@ -181,18 +181,18 @@ package final class HostFleet: Sendable {
 
     // MARK: Jobs (any thread)
 
-    /// The command that runs `line` on the host of `lane`, made from the command that would run it
-    /// here, and the session of the host it takes (give it back with ``jobEnded(lane:session:)``).
-    package func command(for line: [UInt8], lane: Int, local: Command) -> (Command, session: Int) {
-        guard let host = remotes[lane] else { return (local, 0) }
-        let environment = local.environment.map { (name: $0.name, value: Optional(Array($0.value.utf8))) } + settings.forwarded
+    /// The command that runs `attempt` on the host of `lane` (its line in its shell there, with its
+    /// environment, directory and grace), and the session of the host it takes (give it back with ``jobEnded(lane:session:)``).
+    package func command(for attempt: AttemptSpec, lane: Int) -> (Command, session: Int) {
+        guard let host = remotes[lane] else { return (attempt.localCommand, 0) }
+        let environment = attempt.environment.map { (name: $0.name, value: Optional(Array($0.value.utf8))) } + settings.forwarded
         let payload = RemoteInvocation.payload(
-            command: line, shell: String(decoding: local.argumentBytes[0], as: UTF8.self), environment: environment,
-            workingDirectory: local.workingDirectoryBytes, grace: local.gracePeriod)
+            command: attempt.line, shell: attempt.shell, environment: environment,
+            workingDirectory: attempt.workingDirectory, grace: attempt.grace)
         let session = host.takeSession()
         var command = host.jobCommand(payload: payload, connection: session)
-        command.timeout = local.timeout
-        command.gracePeriod = local.gracePeriod
+        command.timeout = attempt.timeout
+        command.gracePeriod = attempt.grace
         return (command, session)
     }
 

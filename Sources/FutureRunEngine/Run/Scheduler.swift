@@ -56,6 +56,8 @@ package final class Scheduler: Sendable {
     private let cache: JobCache?
     private let source: JobPipeline
     private let launcher: any Launcher
+    /// The engine the attempts run on: its turns, its running processes.
+    private let engine: any AttemptEngine
     private var pool: CommandPool { launcher.pool }
     private let window: Window
     private let counters: Locked<Counters>
@@ -65,12 +67,14 @@ package final class Scheduler: Sendable {
     package let tickets: Channel<JobTicket>
 
     /// - Parameters:
+    ///   - engine: the engine the launcher's attempts run on.
     ///   - notices: where the scheduler and the launcher post what the printer should say.
     ///   - notify: called when a ticket is handed to the printer.
     package init(
-        settings: Settings, source: JobPipeline, launcher: any Launcher, notices: Notices, cache: JobCache? = nil,
-        notify: (@Sendable () -> Void)? = nil
+        settings: Settings, source: JobPipeline, launcher: any Launcher, engine: any AttemptEngine = ProcessEngine.shared,
+        notices: Notices, cache: JobCache? = nil, notify: (@Sendable () -> Void)? = nil
     ) {
+        self.engine = engine
         self.settings = settings
         self.cache = cache
         self.source = source
@@ -142,7 +146,7 @@ package final class Scheduler: Sendable {
     /// Blocks until no job process is left, or `limit` has passed.
     package func waitForRunningJobs(upTo limit: Duration) {
         let deadline = ContinuousClock.now + limit
-        while launcher.runningProcesses > 0, ContinuousClock.now < deadline {
+        while engine.runningCount > 0, ContinuousClock.now < deadline {
             OSThread.sleep(until: .now + .milliseconds(10))
         }
     }
@@ -195,8 +199,8 @@ package final class Scheduler: Sendable {
             case .run: launch(ticket, attempt: 1)
             // At the end of the engine's turn: a long chain of skipped jobs then ends one after
             // another, not each inside the one before it.
-            case .skip(let reason): launcher.afterThisTurn { [self] in neverRun(ticket, .skipped(reason)) }
-            case .notStarted: launcher.afterThisTurn { [self] in neverRun(ticket, .notStarted) }
+            case .skip(let reason): engine.afterThisTurn { [self] in neverRun(ticket, .skipped(reason)) }
+            case .notStarted: engine.afterThisTurn { [self] in neverRun(ticket, .notStarted) }
             }
             return ticket.outcome
         } ifCancelled: { [self] in
@@ -245,11 +249,10 @@ package final class Scheduler: Sendable {
         let placed = Locked<(line: [UInt8], placement: Placement)>(([], Placement.unplaced))
         let submitted = pool.submit(
             { [settings, launcher] seat in
-                let line = job.commandLine(slot: seat.slot)
-                let (local, direct) = Self.command(for: line, job: job, slot: seat.slot, settings: settings)
-                var (command, placement) = launcher.place(local, line: line, seat: seat)
-                if direct { placement.path = .direct }
-                placed.withLock { $0 = (line, placement) }
+                let attempt = Self.attempt(of: job, slot: seat.slot, settings: settings)
+                var (command, placement) = launcher.place(attempt, seat: seat)
+                if attempt.words != nil { placement.path = .direct }
+                placed.withLock { $0 = (attempt.line, placement) }
                 return command
             },
             order: job.number,
@@ -345,7 +348,7 @@ package final class Scheduler: Sendable {
             earlierAttempts: ticket.earlierAttempts.withLock { $0 }, requeued: ticket.requeued.withLock { $0 },
             admission: placement.flatMap { $0.path == .cached ? nil : launcher.admissionTimes(at: $0) } ?? .none,
             cacheMiss: ticket.cacheMiss.withLock { $0 })
-        launcher.afterThisTurn { ticket.outcomePromise.succeed(outcome) }
+        engine.afterThisTurn { ticket.outcomePromise.succeed(outcome) }
         return outcome
     }
 
@@ -366,20 +369,18 @@ package final class Scheduler: Sendable {
         }
     }
 
-    /// The command that runs `line` as job `job` in `slot`, and whether it is the line's program
-    /// itself (``DirectExec``) rather than the shell.
-    package static func command(for line: [UInt8], job: Job, slot: Int, settings: Settings) -> (Command, direct: Bool) {
-        let words = settings.directExec?.command(for: line)
-        var command = words.map { Command(bytes: $0) } ?? Command.shell(bytes: line, shell: settings.shell)
-        command.environment = [
-            ("FUTURERUN_JOB", String(job.number)),
-            ("FUTURERUN_SLOT", String(slot)),
-            ("FUTURERUN_NAME", job.name),
-        ]
-        command.workingDirectoryBytes = settings.workingDirectory.map(ArgumentText.bytes)
-        command.timeout = settings.timeout
-        command.gracePeriod = settings.grace
-        command.input = job.input
-        return (command, words != nil)
+    /// `job`'s attempt in `slot`: its line for the slot, exec'd directly when it needs no shell
+    /// (``DirectExec``), with the run's shell, directory, timeout and grace, and the job's input.
+    package static func attempt(of job: Job, slot: Int, settings: Settings) -> AttemptSpec {
+        let line = job.commandLine(slot: slot)
+        return AttemptSpec(
+            line: line, words: settings.directExec?.command(for: line), shell: settings.shell,
+            environment: [
+                ("FUTURERUN_JOB", String(job.number)),
+                ("FUTURERUN_SLOT", String(slot)),
+                ("FUTURERUN_NAME", job.name),
+            ],
+            workingDirectory: settings.workingDirectory.map(ArgumentText.bytes), timeout: settings.timeout,
+            grace: settings.grace, input: job.input)
     }
 }

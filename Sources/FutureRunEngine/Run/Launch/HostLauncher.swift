@@ -28,10 +28,10 @@ package final class HostLauncher: Launcher {
 
     package var unavailable: String? { fleet.noneLeft }
 
-    package func place(_ local: Command, line: [UInt8], seat: CommandPool.Seat) -> (Command, Placement) {
+    package func place(_ attempt: AttemptSpec, seat: CommandPool.Seat) -> (Command, Placement) {
         var placement = Placement(seat: seat, machine: fleet.name(of: seat.lane))
-        guard fleet.isRemote(seat.lane) else { return (local, placement) }
-        let (command, session) = fleet.command(for: line, lane: seat.lane, local: local)
+        guard fleet.isRemote(seat.lane) else { return (attempt.localCommand, placement) }
+        let (command, session) = fleet.command(for: attempt, lane: seat.lane)
         placement.session = session
         return (command, placement)
     }
@@ -49,7 +49,4 @@ package final class HostLauncher: Launcher {
         fleet.lostConnection(lane: lane, session: placement.session) { alive in verdict(alive ? .stands : .lost) }
     }
 
-    package func afterThisTurn(_ body: @escaping @Sendable () -> Void) { ProcessEngine.shared.afterThisTurn(body) }
-
-    package var runningProcesses: Int { ProcessEngine.shared.runningCount }
 }

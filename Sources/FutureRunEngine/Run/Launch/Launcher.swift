@@ -7,7 +7,7 @@ import Glibc
 /// and what widens or narrows them (`-j`, make's jobserver, the system's refusals, each machine's
 /// connections), places each attempt's command, and judges whether an attempt's end stands.
 ///
-/// ``place(_:line:seat:)`` runs on the thread that starts the attempt; ``judge(_:at:refusals:stopping:verdict:)``
+/// ``place(_:seat:)`` runs on the thread that starts the attempt; ``judge(_:at:refusals:stopping:verdict:)``
 /// on the engine's thread as the attempt ends, before its slot is given again.
 package protocol Launcher: Sendable {
     /// The slots attempts wait for and run in, and the one writer of their width.
@@ -23,8 +23,8 @@ package protocol Launcher: Sendable {
     func queued()
     /// Why no attempt can run any more, if none can.
     var unavailable: String? { get }
-    /// The command an attempt runs in `seat`, built from the `local` one, and where it runs.
-    func place(_ local: Command, line: [UInt8], seat: CommandPool.Seat) -> (Command, Placement)
+    /// The command `attempt` runs as in `seat`, and where it runs.
+    func place(_ attempt: AttemptSpec, seat: CommandPool.Seat) -> (Command, Placement)
     /// An attempt has started (a process was spawned), on the thread that started it.
     func started(_ run: CommandRun, at placement: Placement)
     /// Whether an attempt's end stands, given to `verdict` now or later (on any thread).
@@ -35,10 +35,6 @@ package protocol Launcher: Sendable {
     /// What admission cost the attempt that ended at `placement` (``AttemptVerdict/stands``
     /// given); asked once.
     func admissionTimes(at placement: Placement) -> AdmissionTimes
-    /// Runs `body` when the engine's current turn is over (at once on another thread).
-    func afterThisTurn(_ body: @escaping @Sendable () -> Void)
-    /// Processes of this run still running.
-    var runningProcesses: Int { get }
 }
 
 extension Launcher {

@@ -62,11 +62,11 @@ package final class LocalLauncher: Launcher {
 
     package var unavailable: String? { nil }
 
-    package func place(_ local: Command, line: [UInt8], seat: CommandPool.Seat) -> (Command, Placement) {
+    package func place(_ attempt: AttemptSpec, seat: CommandPool.Seat) -> (Command, Placement) {
         admission?.starting(slot: seat.slot)
         var placement = Placement(seat: seat)
-        if warmShells?.place(local, slot: seat.slot) == true { placement.path = .warm }
-        return (local, placement)
+        if warmShells?.place(attempt, slot: seat.slot) == true { placement.path = .warm }
+        return (attempt.localCommand, placement)
     }
 
     package func started(_ run: CommandRun, at placement: Placement) { admission?.started(run, slot: placement.seat.slot) }
@@ -109,7 +109,4 @@ package final class LocalLauncher: Launcher {
         "make's jobserver (1 + \(tokens) token\(tokens == 1 ? "" : "s"))"
     }
 
-    package func afterThisTurn(_ body: @escaping @Sendable () -> Void) { ProcessEngine.shared.afterThisTurn(body) }
-
-    package var runningProcesses: Int { ProcessEngine.shared.runningCount }
 }

@@ -63,12 +63,12 @@ package final class SlurmLauncher: Launcher {
 
     package var unavailable: String? { nil }
 
-    package func place(_ local: Command, line: [UInt8], seat: CommandPool.Seat) -> (Command, Placement) {
+    package func place(_ attempt: AttemptSpec, seat: CommandPool.Seat) -> (Command, Placement) {
         let node = settings.allocation.node(ofSlot: seat.slot)
         // The slot's worker runs it: the command stays the job's own (``SlurmSlots/start(_:in:)``).
-        if slots != nil { return (local, Placement(seat: seat, machine: node)) }
+        if slots != nil { return (attempt.localCommand, Placement(seat: seat, machine: node)) }
         state.withLock { $0.rate.take(at: .now) }
-        let step = SlurmCluster.step(local, node: node, cpus: settings.allocation.cpusPerStep, name: stepName)
+        let step = SlurmCluster.step(attempt.localCommand, node: node, cpus: settings.allocation.cpusPerStep, name: stepName)
         return (step, Placement(seat: seat, machine: node))
     }
 
@@ -121,10 +121,6 @@ package final class SlurmLauncher: Launcher {
         state.withLock { $0.ended = ending }
         return ending
     }
-
-    package func afterThisTurn(_ body: @escaping @Sendable () -> Void) { ProcessEngine.shared.afterThisTurn(body) }
-
-    package var runningProcesses: Int { ProcessEngine.shared.runningCount }
 
     /// The allocation's and the rate's limits: none while the allocation is checked or has ended
     /// (running jobs go on), else the steps running plus those the rate allows now; while jobs

@@ -28,8 +28,9 @@ package final class WarmShells: Sendable {
     package let fit: WarmShellFit
     private let script: WarmShellScript
     private let shells = Locked<[Int: Shell]>([:])
-    /// The way ``place(_:slot:)`` found for the command each slot starts next.
-    private let placed = Locked<[Int: WarmShellFit.Way]>([:])
+    /// What ``place(_:slot:)`` found fits the slot's warm shell, for the command each slot starts
+    /// next: the attempt, and the way it runs there.
+    private let placed = Locked<[Int: (attempt: AttemptSpec, way: WarmShellFit.Way)]>([:])
 
     /// Warm shells of `shell` if it is dash or bash itself (after links): a script or wrapper
     /// named `sh` may be meant to run at each job, so it does.
@@ -44,36 +45,36 @@ package final class WarmShells: Sendable {
             token: "futurerun-" + String(UInt64.random(in: 0 ... .max), radix: 16))
     }
 
-    /// Whether `command`, about to start in `slot`, runs in the slot's warm shell: it is then
+    /// Whether `attempt`, about to start in `slot`, runs in the slot's warm shell: it is then
     /// started there by ``start(_:in:)``. On the pool's starting thread.
-    package func place(_ command: Command, slot: Int) -> Bool {
-        let way = way(for: command)
-        placed.withLock { $0[slot] = way }
-        return way != nil
+    package func place(_ attempt: AttemptSpec, slot: Int) -> Bool {
+        let placement = way(for: attempt).map { (attempt, $0) }
+        placed.withLock { $0[slot] = placement }
+        return placement != nil
     }
 
-    /// How `command` would run in a warm shell: `nil` if it runs in a process of its own (it is
-    /// no `shell -c line` of this run's shell, reads input, or has a timeout).
-    private func way(for command: Command) -> WarmShellFit.Way? {
-        let words = command.argumentBytes
-        guard words.count == 3, words[0].elementsEqual(script.shell.utf8), words[1] == Array("-c".utf8),
-            command.input == .nullDevice, command.timeout == nil
+    /// How `attempt` would run in a warm shell: `nil` if it runs in a process of its own (it is
+    /// exec'd directly, runs in another shell than this run's, reads input, or has a timeout).
+    private func way(for attempt: AttemptSpec) -> WarmShellFit.Way? {
+        guard attempt.words == nil, attempt.shell == script.shell, attempt.input == .nullDevice, attempt.timeout == nil
         else { return nil }
-        return fit.way(for: words[2])
+        return fit.way(for: attempt.line)
     }
 
     /// Starts `command` in the warm shell of `seat`'s slot if ``place(_:slot:)`` found it fits
     /// one, else as a process. On the pool's starting thread.
     package func start(_ command: Command, in seat: CommandPool.Seat) -> CommandRun {
         let slot = seat.slot
-        guard let way = placed.withLock({ $0.removeValue(forKey: slot) }) else { return ProcessEngine.shared.start(command) }
+        guard let (attempt, way) = placed.withLock({ $0.removeValue(forKey: slot) }) else {
+            return ProcessEngine.shared.start(command)
+        }
         let job = RelayedRun { [self] in stop(slot: slot) }
         if shells.withLock({ $0[slot] == nil }) { launch(slot: slot, like: command) }
         let input = shells.withLock { shells -> InputPipe? in
             shells[slot]?.job = job
             return shells[slot]?.input
         }
-        if input?.write(script.job(command.argumentBytes[2], environment: command.environment, way: way)) != true {
+        if input?.write(script.job(attempt.line, environment: attempt.environment, way: way)) != true {
             shells.withLock { $0[slot]?.job = nil }
             job.finish(.failedToStart(errno: EPIPE))
         }
