@@ -69,6 +69,25 @@ private func groupIsAlive(_ group: Int32) -> Bool {
         #expect(text(empty.run().value.stdout) == "1\n")
     }
 
+    /// `nil` removes an inherited variable; a value set after a removal sets it again.
+    @Test func anUpdateCanRemoveAnInheritedVariable() {
+        let line = #"printf '%s|%s|%s|' "${HOME-unset}" "${PATH-unset}" "$FUTURE_SET"; env | grep -c '^HOME='"#
+        let command = sh(line).updatingEnvironment(["HOME": nil, "FUTURE_SET": "yes"])
+        #expect(text(command.run().value.stdout) == "unset|\(String(cString: getenv("PATH")))|yes|0\n")
+        let again = command.updatingEnvironment(["HOME": "/back"])
+        #expect(text(again.run().value.stdout).hasPrefix("/back|"))
+    }
+
+    /// A pool runs its commands on the engine it is given, not the shared one.
+    @Test func aPoolRunsOnItsOwnEngine() {
+        let engine = ProcessEngine()
+        let pool = CommandPool(width: 2, engine: engine)
+        let run = pool.submit(sh("sleep 5")).value
+        #expect(engine.runningCount == 1)
+        run.cancel()
+        #expect(run.result.value.status == .cancelled)
+    }
+
     @Test func timingAndResourceUsageAreMeasured() {
         let result = sh("sleep 0.2; i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done").run().value
         #expect(result.wallTime >= .milliseconds(190))

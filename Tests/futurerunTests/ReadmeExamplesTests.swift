@@ -76,11 +76,14 @@ import Testing
     /// of temporary names, and a status line's total (`[2/3]` or `[2]`: a streamed input's total is
     /// known once it has been read, which races the jobs) as placeholders.
     static func masked(_ line: String) -> String {
-        line.replacing(/futurerun-[A-Za-z0-9]{6}/, with: "futurerun-XXXXXX")
+        let masked = line.replacing(/futurerun-[A-Za-z0-9]{6}/, with: "futurerun-XXXXXX")
             .replacing(/^(ok  |FAIL|STOP|SKIP) \[([0-9]+)(\/[0-9]+)?\]/) { "\($0.output.1) [\($0.output.2)/N]" }
             .replacing(/[0-9]+(\.[0-9]+)?(ms|s|us|µs)\b/, with: "TIME")
             .replacing(/[0-9]+\.[0-9]+x\b/, with: "N.NNx")
             .replacing(/[0-9]+(\.[0-9]+)?M available/, with: "SIZE available")
+        // Jobs of about the same time are listed in the order a run measured them.
+        guard masked.hasPrefix("slowest: ") else { return masked }
+        return "slowest: " + masked.dropFirst(9).split(separator: ", ").sorted().joined(separator: ", ")
     }
 
     @Test(arguments: runnable) func runsAsShown(_ session: Session) throws {

@@ -90,7 +90,7 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
         var arguments = command.argumentBytes
         arguments[0] = Array(program.utf8)
         let status = withCStrings(arguments) { argv in
-            environment.withEnvironment(adding: command.environment) { envp in
+            environment.withEnvironment(adding: command.environment, removing: command.removedEnvironment) { envp in
                 if let directory = command.workingDirectoryBytes {
                     return (directory.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { cwd in
                         fc_spawn(&pid, argv, envp, cwd.baseAddress!, stdin, out.write, err.write, &signals)

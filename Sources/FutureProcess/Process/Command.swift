@@ -43,6 +43,8 @@ public struct Command: Sendable {
     }
     /// Added to (or replacing in) the caller's environment.
     public var environment: [(name: String, value: String)]
+    /// Removed from the caller's environment (a name ``environment`` sets is set all the same).
+    public var removedEnvironment: Set<String> = []
     /// Where the child starts, as bytes (a directory's name need not be UTF-8); `nil` is the
     /// caller's working directory.
     public var workingDirectoryBytes: [UInt8]?
@@ -92,6 +94,24 @@ public struct Command: Sendable {
         self.gracePeriod = gracePeriod
         self.memoryLimit = memoryLimit
         self.spillDirectory = nil
+    }
+
+    /// This command with its environment changed: a value sets (or replaces) the variable, `nil`
+    /// removes it from the caller's environment.
+    ///
+    ///     Command(["make"]).updatingEnvironment(["CI": "1", "MAKEFLAGS": nil])
+    public func updatingEnvironment(_ changes: KeyValuePairs<String, String?>) -> Command {
+        var command = self
+        for (name, value) in changes {
+            command.environment.removeAll { $0.name == name }
+            if let value {
+                command.environment.append((name, value))
+                command.removedEnvironment.remove(name)
+            } else {
+                command.removedEnvironment.insert(name)
+            }
+        }
+        return command
     }
 
     /// `shell -c line`: the line is run by the shell, exactly as typed.

@@ -87,9 +87,11 @@ public final class CommandPool: Sendable {
     /// Starts a command whose turn has come in its seat: the engine's spawn, or another runner's.
     private let startCommand: @Sendable (Command, Seat) -> CommandRun
 
-    /// - Parameter width: how many commands run at once; `Int.max` for no limit.
-    public convenience init(width: Int) {
-        self.init(width: width, start: { command, _ in ProcessEngine.shared.start(command) })
+    /// - Parameters:
+    ///   - width: how many commands run at once; `Int.max` for no limit.
+    ///   - engine: the engine its commands run on.
+    public convenience init(width: Int, engine: ProcessEngine = .shared) {
+        self.init(width: width, start: { command, _ in engine.start(command) })
     }
 
     /// A pool whose commands `start` starts in their seats, on the thread that starts them: a
@@ -100,12 +102,13 @@ public final class CommandPool: Sendable {
         startCommand = start
     }
 
-    /// A pool of several lanes, `laneWidths[i]` commands at once in lane `i` (0: none for now).
-    public init(laneWidths: [Int]) {
+    /// A pool of several lanes, `laneWidths[i]` commands at once in lane `i` (0: none for now), on
+    /// `engine`.
+    public init(laneWidths: [Int], engine: ProcessEngine = .shared) {
         precondition(!laneWidths.isEmpty, "a CommandPool needs at least one lane")
         self.state = Locked(
             State(width: Int.max, laneWidths: laneWidths.map { max(0, $0) }, laneRunning: laneWidths.map { _ in 0 }))
-        startCommand = { command, _ in ProcessEngine.shared.start(command) }
+        startCommand = { command, _ in engine.start(command) }
     }
 
     /// Sets how many commands may run at once in `lane`; raising it starts queued commands now, on

@@ -39,13 +39,15 @@ final class SpawnEnvironment: Sendable {
         }
     }
 
-    /// Calls `body` with an `envp` of the base environment, with `additions` replacing variables of
-    /// the same name. The `envp` is valid only during the call.
+    /// Calls `body` with an `envp` of the base environment without the variables named in
+    /// `removed`, with `additions` replacing variables of the same name. The `envp` is valid only
+    /// during the call.
     func withEnvironment<R>(
-        adding additions: [(name: String, value: String)],
+        adding additions: [(name: String, value: String)], removing removed: Set<String> = [],
         _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R
     ) -> R {
         var replaced: [Int] = []
+        for name in removed { indices(of: name, into: &replaced) }
         var textCount = 0
         for addition in additions {
             indices(of: addition.name, into: &replaced)
