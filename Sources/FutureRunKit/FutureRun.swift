@@ -83,9 +83,12 @@ public enum FutureRun {
         var notify: (@Sendable () -> Void)?
         if plan.options.live { notify = { _ = wakeUp.signal() } }
         let notices = Notices()
+        // The run's one engine: every job, ssh connection, Slurm step and warm shell runs on it.
+        let engine = ProcessEngine.shared
         let scheduler = Scheduler(
-            settings: plan.configuration.scheduler, source: plan.source, launcher: plan.makeLauncher(notices: notices),
-            notices: notices, cache: plan.cache, notify: notify)
+            settings: plan.configuration.scheduler, source: plan.source,
+            launcher: plan.makeLauncher(engine: engine, notices: notices), engine: engine, notices: notices,
+            cache: plan.cache, notify: notify)
         let console = Console(
             out: .output, err: .error, style: Style(colors: plan.configuration.colors), progress: plan.configuration.showsProgress
         )
@@ -113,7 +116,7 @@ public enum FutureRun {
             },
             kill: {
                 scheduler.announce("killing the running jobs now (SIGKILL)")
-                ProcessEngine.shared.signalRunningGroups(SIGKILL)
+                engine.signalRunningGroups(SIGKILL)
             },
             drain: {
                 let running = scheduler.runningJobs().count
@@ -132,7 +135,7 @@ public enum FutureRun {
 
         // Only now: a stop signal that comes before the run's handlers are set ends futurerun at
         // once (SignalWatcher), which would leave a job already started running on, orphaned.
-        ProcessEngine.shared.startGuardian()
+        engine.startGuardian()
         scheduler.start()
 
         var outputError: OutputError?

@@ -95,4 +95,10 @@ import Testing
             #expect(declared == allowed, "Package.swift: \(target) depends on \(declared.sorted())")
         }
     }
+
+    /// The kit's parts talk through protocols and values: no downcast from one type to another.
+    @Test func noDowncasts() {
+        let casts = Self.kit.keys.flatMap { Self.files(under: "Sources/" + $0, matching: #/\bas[?!] /#) }
+        #expect(casts == [])
+    }
 }

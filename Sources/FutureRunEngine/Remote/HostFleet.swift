@@ -44,6 +44,8 @@ package final class HostFleet: Sendable {
     package let settings: Settings
     /// A private directory for the connections' control sockets; removed by ``close()``.
     private let controlDirectory: String
+    /// The engine the jobs' and the connections' ssh commands run on.
+    private let engine: ProcessEngine
     /// The pool jobs run in, one lane per host, as wide as the host may run jobs now; and the
     /// writer of its widths.
     package let governor: WidthGovernor
@@ -62,9 +64,14 @@ package final class HostFleet: Sendable {
     /// - Parameters:
     ///   - controlDirectory: a private directory for the connections' control sockets
     ///     (``makeControlDirectory()``); removed by ``close()``.
+    ///   - engine: the engine the ssh commands run on.
     ///   - announce: shows a notice (a host taken out), from any thread.
-    package init(_ settings: Settings, controlDirectory: String, announce: @escaping @Sendable (String) -> Void) {
+    package init(
+        _ settings: Settings, controlDirectory: String, engine: ProcessEngine = .shared,
+        announce: @escaping @Sendable (String) -> Void
+    ) {
         self.settings = settings
+        self.engine = engine
         self.controlDirectory = controlDirectory
         self.announce = announce
         let roster = HostRoster(settings.hosts, jobs: settings.jobs, localWidth: settings.localWidth)
@@ -73,7 +80,7 @@ package final class HostFleet: Sendable {
             .systemLimits, settings.runningLimit == .max ? nil : settings.runningLimit,
             reason: "the descriptor and process limits (ulimit -n, -u)")
         governor = WidthGovernor(
-            pool: CommandPool(laneWidths: settings.hosts.indices.map { roster.width(of: $0) }), limits: limits)
+            pool: CommandPool(laneWidths: settings.hosts.indices.map { roster.width(of: $0) }, engine: engine), limits: limits)
         state = Locked((roster, [:]))
         remotes = settings.hosts.enumerated().map { index, spec in
             spec.isLocal
@@ -85,7 +92,7 @@ package final class HostFleet: Sendable {
     /// it has connected, whatever the others do.
     package func open() {
         // Should futurerun be killed, the guardian removes what the masters leave in it.
-        ProcessEngine.shared.removeWhenThisProcessDies(directory: controlDirectory)
+        engine.removeWhenThisProcessDies(directory: controlDirectory)
         for (lane, host) in remotes.enumerated() {
             if let host { connect(host, lane: lane, connection: 0) }
         }
@@ -106,7 +113,7 @@ package final class HostFleet: Sendable {
         // Started under the lock: close() either sees this one or stops it starting.
         let master: CommandRun? = masters.withLock { masters in
             guard !masters.closing else { return nil }
-            let run = ProcessEngine.shared.start(host.openCommand(connection: connection))
+            let run = engine.start(host.openCommand(connection: connection))
             masters.runs.append(run)
             return run
         }
@@ -256,7 +263,7 @@ package final class HostFleet: Sendable {
         for run in runs { _ = run.result.value }
         // A master that did not remove its socket leaves it here.
         Directory.remove(controlDirectory)
-        ProcessEngine.shared.removeWhenThisProcessDies(directory: nil)
+        engine.removeWhenThisProcessDies(directory: nil)
     }
 
     /// Makes the private directory (0700) for the control sockets: in `$TMPDIR` when its path is

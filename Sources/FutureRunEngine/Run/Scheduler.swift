@@ -71,7 +71,7 @@ package final class Scheduler: Sendable {
     ///   - notices: where the scheduler and the launcher post what the printer should say.
     ///   - notify: called when a ticket is handed to the printer.
     package init(
-        settings: Settings, source: JobPipeline, launcher: any Launcher, engine: any AttemptEngine = ProcessEngine.shared,
+        settings: Settings, source: JobPipeline, launcher: any Launcher, engine: any AttemptEngine,
         notices: Notices, cache: JobCache? = nil, notify: (@Sendable () -> Void)? = nil
     ) {
         self.engine = engine

@@ -20,11 +20,14 @@ package final class SlurmSlots: Sendable {
 
     private let allocation: SlurmAllocation
     private let stepName: String
+    /// The engine the workers run on.
+    private let engine: ProcessEngine
     /// Marks the end of each job in the workers' streams: random, so no job's output holds it.
     private let token = "futurerun-" + String(UInt64.random(in: 0 ... .max), radix: 16)
     private let slots = Locked<[Int: Slot]>([:])
 
-    package init(allocation: SlurmAllocation, stepName: String) {
+    package init(allocation: SlurmAllocation, stepName: String, engine: ProcessEngine = .shared) {
+        self.engine = engine
         self.allocation = allocation
         self.stepName = stepName
     }
@@ -65,7 +68,7 @@ package final class SlurmSlots: Sendable {
             node: allocation.node(ofSlot: slot),
             cpus: allocation.cpusPerStep, name: stepName)
         command.input = .pipe(input)
-        let worker = ProcessEngine.shared.start(command)
+        let worker = engine.start(command)
         worker.stdout.discardConsumed()
         slots.withLock { $0[slot] = Slot(worker: worker, input: input, frames: SlotFrames(token: token)) }
         worker.stdout.setWaker { [self] in pump(slot: slot) }

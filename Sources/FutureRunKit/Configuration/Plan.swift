@@ -1,3 +1,4 @@
+import FutureProcess
 import FutureRunEngine
 import FutureRunModel
 import FutureRunOptions
@@ -28,18 +29,19 @@ package struct Plan {
     /// Said once at the start, in this order: the configuration's, then the selection's.
     package var startNotices: [String] { configuration.startNotices + resources.startNotices }
 
-    /// The launcher the configuration chose, posting its notices to `notices`.
-    package func makeLauncher(notices: Notices) -> any Launcher {
+    /// The launcher the configuration chose, its attempts on `engine`, posting its notices to
+    /// `notices`.
+    package func makeLauncher(engine: ProcessEngine, notices: Notices) -> any Launcher {
         switch configuration.launch {
         case .local(let width, let usesJobserver, let admission, let jobsFile, let warmShells):
             LocalLauncher(
                 width: width, jobserver: usesJobserver ? jobserver : nil, admission: admission, jobsFile: jobsFile,
-                warmShells: warmShells.flatMap { WarmShells(fit: $0, shell: configuration.scheduler.shell) },
-                notices: notices)
+                warmShells: warmShells.flatMap { WarmShells(fit: $0, shell: configuration.scheduler.shell, engine: engine) },
+                engine: engine, notices: notices)
         case .hosts(let settings):
             // Made for every run over hosts but a dry run, which makes no launcher.
-            HostLauncher(settings, controlDirectory: resources.controlDirectory ?? "", notices: notices)
-        case .slurm(let settings): SlurmLauncher(settings, notices: notices)
+            HostLauncher(settings, controlDirectory: resources.controlDirectory ?? "", engine: engine, notices: notices)
+        case .slurm(let settings): SlurmLauncher(settings, engine: engine, notices: notices)
         }
     }
 }

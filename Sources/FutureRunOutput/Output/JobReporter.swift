@@ -34,8 +34,6 @@ package final class JobReporter {
     private let reports: [Report]
     /// `--cache`: stores the end of each job that ran.
     private let cache: CacheRecorder?
-    /// `--files`: stdout goes to a file per job, and the file's name is printed.
-    private let outputFiles: OutputFiles?
     /// Whether a report takes the jobs' stdout, and their stderr, instead of the console.
     private let reportsTake: (stdout: Bool, stderr: Bool)
     private let source: JobPipeline
@@ -65,7 +63,6 @@ package final class JobReporter {
         self.console = console
         self.settings = settings
         self.reports = reports
-        outputFiles = reports.lazy.compactMap { $0 as? OutputFiles }.first
         reportsTake = (reports.contains { $0.takes(stderr: false) }, reports.contains { $0.takes(stderr: true) })
         self.source = source
         self.running = running
@@ -125,9 +122,9 @@ package final class JobReporter {
         tally.add(outcome)
         for report in reports { report.finished(outcome) }
         cache?.finished(outcome)
-        if let path = outputFiles?.takePath(of: outcome.job) {
+        for line in reports.compactMap({ $0.takeLine(for: outcome.job) }) {
             try stopCommands()
-            try console.jobOutput(Array((path + "\n").utf8))
+            try console.jobOutput(Array((line + "\n").utf8))
         }
         if groupOpen, let end = settings.ci.groupEnd(outcome) {
             try marker(end)

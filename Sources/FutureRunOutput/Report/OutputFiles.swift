@@ -49,7 +49,7 @@ package final class OutputFiles: Report {
     }
 
     /// The file `job`'s stdout went to, once it has finished; asked once.
-    package func takePath(of job: Job) -> String? { finishedPaths.removeValue(forKey: job.number) }
+    package func takeLine(for job: Job) -> String? { finishedPaths.removeValue(forKey: job.number) }
 
     package func close() {}
 }

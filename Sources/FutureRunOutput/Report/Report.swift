@@ -15,10 +15,14 @@ package protocol Report: AnyObject {
     /// Whether the jobs' stdout, or stderr, goes here instead of to futurerun's own (`--files`,
     /// GNU's `--results`).
     func takes(stderr: Bool) -> Bool
+    /// The line to print on stdout for `job`, once it has finished, in place of the stdout it
+    /// took (`--files`: the file's name); asked once.
+    func takeLine(for job: Job) -> String?
 }
 
 extension Report {
     package func output(_ job: Job, _ bytes: [UInt8], isError: Bool) {}
     package func close() {}
     package func takes(stderr: Bool) -> Bool { false }
+    package func takeLine(for job: Job) -> String? { nil }
 }

@@ -9,9 +9,13 @@ package final class HostLauncher: Launcher {
     private let fleet: HostFleet
     private let notices: Notices
 
-    /// - Parameter controlDirectory: a private directory for the connections' control sockets.
-    package init(_ settings: HostFleet.Settings, controlDirectory: String, notices: Notices) {
-        fleet = HostFleet(settings, controlDirectory: controlDirectory) { notice in notices.post(notice) }
+    /// - Parameters:
+    ///   - controlDirectory: a private directory for the connections' control sockets.
+    ///   - engine: the engine the ssh commands run on.
+    package init(
+        _ settings: HostFleet.Settings, controlDirectory: String, engine: ProcessEngine = .shared, notices: Notices
+    ) {
+        fleet = HostFleet(settings, controlDirectory: controlDirectory, engine: engine) { notice in notices.post(notice) }
         self.notices = notices
     }
 

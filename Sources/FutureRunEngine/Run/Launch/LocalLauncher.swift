@@ -20,9 +20,10 @@ package final class LocalLauncher: Launcher {
     /// - Parameters:
     ///   - admission: `--memfree`'s, `--memsuspend`'s and `--load`'s rules, if any is given.
     ///   - warmShells: the slots' warm shells, for the jobs that fit one.
+    ///   - engine: the engine the attempts run on.
     package init(
         width: Int, jobserver: Jobserver?, admission rules: AdmissionGuard.Rules? = nil, jobsFile: JobsFile? = nil,
-        warmShells: WarmShells? = nil, notices: Notices
+        warmShells: WarmShells? = nil, engine: ProcessEngine = .shared, notices: Notices
     ) {
         self.width = width
         self.jobserver = jobserver
@@ -31,7 +32,9 @@ package final class LocalLauncher: Launcher {
         var limits = WidthLimits()
         limits.set(.jobs, width, reason: "-j \(width)")
         if jobserver != nil { limits.set(.jobserver, 1, reason: Self.jobserverReason(tokens: 0)) }
-        let pool = warmShells.map { CommandPool(width: limits.width, start: $0.start(_:in:)) } ?? CommandPool(width: limits.width)
+        let pool =
+            warmShells.map { CommandPool(width: limits.width, start: $0.start(_:in:)) }
+            ?? CommandPool(width: limits.width, engine: engine)
         let governor = WidthGovernor(pool: pool, limits: limits)
         self.governor = governor
         self.warmShells = warmShells

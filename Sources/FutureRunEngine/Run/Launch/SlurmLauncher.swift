@@ -34,15 +34,16 @@ package final class SlurmLauncher: Launcher {
     private let state: Locked<(rate: StepRate, ticking: Bool, ended: String?, checking: Int)>
     private let slots: SlurmSlots?
 
-    package init(_ settings: Settings, notices: Notices) {
+    /// - Parameter engine: the engine the steps (or the slots' workers) run on.
+    package init(_ settings: Settings, engine: ProcessEngine = .shared, notices: Notices) {
         self.settings = settings
         self.notices = notices
-        let slots = settings.slots ? SlurmSlots(allocation: settings.allocation, stepName: stepName) : nil
+        let slots = settings.slots ? SlurmSlots(allocation: settings.allocation, stepName: stepName, engine: engine) : nil
         var limits = WidthLimits()
         limits.set(.jobs, settings.width, reason: "-j \(settings.width)")
         let pool =
             slots.map { slots in CommandPool(width: settings.width, start: slots.start(_:in:)) }
-            ?? CommandPool(width: settings.width)
+            ?? CommandPool(width: settings.width, engine: engine)
         governor = WidthGovernor(pool: pool, limits: limits)
         self.slots = slots
         state = Locked((StepRate(perSecond: settings.rate, now: .now), false, nil, 0))

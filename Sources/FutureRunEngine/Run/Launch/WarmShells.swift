@@ -26,6 +26,8 @@ package final class WarmShells: Sendable {
     }
 
     package let fit: WarmShellFit
+    /// The engine the shells, and the jobs that fit none, run on.
+    private let engine: ProcessEngine
     private let script: WarmShellScript
     private let shells = Locked<[Int: Shell]>([:])
     /// What ``place(_:slot:)`` found fits the slot's warm shell, for the command each slot starts
@@ -34,7 +36,8 @@ package final class WarmShells: Sendable {
 
     /// Warm shells of `shell` if it is dash or bash itself (after links): a script or wrapper
     /// named `sh` may be meant to run at each job, so it does.
-    package init?(fit: WarmShellFit, shell: String) {
+    package init?(fit: WarmShellFit, shell: String, engine: ProcessEngine = .shared) {
+        self.engine = engine
         guard let resolved = realpath(shell, nil) else { return nil }
         let name = String(cString: resolved).split(separator: "/").last
         free(resolved)
@@ -66,7 +69,7 @@ package final class WarmShells: Sendable {
     package func start(_ command: Command, in seat: CommandPool.Seat) -> CommandRun {
         let slot = seat.slot
         guard let (attempt, way) = placed.withLock({ $0.removeValue(forKey: slot) }) else {
-            return ProcessEngine.shared.start(command)
+            return engine.start(command)
         }
         let job = RelayedRun { [self] in stop(slot: slot) }
         if shells.withLock({ $0[slot] == nil }) { launch(slot: slot, like: command) }
@@ -97,7 +100,7 @@ package final class WarmShells: Sendable {
         shellCommand.workingDirectoryBytes = command.workingDirectoryBytes
         shellCommand.gracePeriod = command.gracePeriod
         shellCommand.input = .pipe(input)
-        let run = ProcessEngine.shared.start(shellCommand)
+        let run = engine.start(shellCommand)
         run.stdout.discardConsumed()
         run.stderr.discardConsumed()
         shells.withLock {
