@@ -46,7 +46,8 @@ public struct CommandResult: Sendable {
     public var maxResidentBytes: Int
     public var stdout: CapturedOutput
     public var stderr: CapturedOutput
-    /// The process's id; 0 if none was spawned; -1 for a job another process ran (``RelayedRun``).
+    /// The process's id; 0 if none was spawned; -1 for a job another process ran (a long-lived
+    /// worker that relays its jobs' output and ends).
     public var processID: Int32
 
     public var succeeded: Bool { status.succeeded }

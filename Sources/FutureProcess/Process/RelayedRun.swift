@@ -5,23 +5,23 @@ import Glibc
 /// on this process's behalf (a step of a cluster's allocation, say). Its owner appends the output
 /// as the worker sends it and finishes it with the job's status; to the rest of the program it is
 /// a ``CommandRun`` like any other. Cancelling its result calls `onCancel` (stop the job there).
-public final class RelayedRun: Sendable {
-    public let run: CommandRun
+package final class RelayedRun: Sendable {
+    package let run: CommandRun
     private let promise = Promise<CommandResult, Never>()
     private let stdout = CapturedOutput(memoryLimit: 256 * 1024, spillDirectory: TemporaryDirectory.path)
     private let stderr = CapturedOutput(memoryLimit: 256 * 1024, spillDirectory: TemporaryDirectory.path)
     private let started = ContinuousClock.now
     private let startTime: Double
 
-    public init(onCancel: @escaping @Sendable () -> Void) {
+    package init(onCancel: @escaping @Sendable () -> Void) {
         startTime = CommandResult.unixTimeNow()
         run = CommandRun(stdout: stdout, stderr: stderr, result: promise.future, spawned: true)
         promise.onCancel(onCancel)
     }
 
     /// More of the job's stdout or stderr. Any thread, in order.
-    public func append(stdout bytes: [UInt8]) { append(bytes, to: stdout) }
-    public func append(stderr bytes: [UInt8]) { append(bytes, to: stderr) }
+    package func append(stdout bytes: [UInt8]) { append(bytes, to: stdout) }
+    package func append(stderr bytes: [UInt8]) { append(bytes, to: stderr) }
 
     private func append(_ bytes: [UInt8], to output: CapturedOutput) {
         guard !bytes.isEmpty else { return }
@@ -31,7 +31,7 @@ public final class RelayedRun: Sendable {
 
     /// The job ended with `status` (its output all appended); the run's result resolves now. Any
     /// thread; only the first call counts.
-    public func finish(_ status: TerminationStatus) {
+    package func finish(_ status: TerminationStatus) {
         stdout.markFinished()
         stderr.markFinished()
         promise.tryComplete(
