@@ -335,18 +335,6 @@ private func groupIsAlive(_ group: Int32) -> Bool {
         #expect(pool.submit(sh("exit 3")).value.result.value.status == .exited(3))
     }
 
-    @Test func heldOpenInputGivesItsBytesAndNoEndUntilTheCommandExits() {
-        var command = sh("head -c 5; echo; timeout 0.3 cat; echo \" cat: $?\"")
-        command.input = .bytesThenHeldOpen(Array("hello".utf8))
-        let result = command.run().value
-        // cat found no end of input: timeout stopped it (124).
-        #expect(result.stdout.bytes() == Array("hello\n cat: 124\n".utf8))
-        // More than a pipe holds by default travels whole too.
-        var large = sh("head -c 300000 | wc -c; timeout 0.2 cat > /dev/null; echo $?")
-        large.input = .bytesThenHeldOpen(Array(repeating: 0x61, count: 300_000))
-        #expect(String(decoding: large.run().value.stdout.bytes(), as: UTF8.self) == "300000\n124\n")
-    }
-
     @Test func fedBytesArriveWholeThenTheEnd() {
         // More than any pipe holds: the engine writes as the child reads, then closes.
         let bytes = (0..<(5 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
@@ -371,23 +359,33 @@ private func groupIsAlive(_ group: Int32) -> Bool {
             runs.map { String(decoding: $0.value.stdout.bytes(), as: UTF8.self) } == (1...8).map { "\(300_000 * $0)\n" })
     }
 
-    @Test func aChildThatStopsReadingEndsAsItsStatusSays() {
-        var command = sh("head -c 10 > /dev/null; exit 3", timeout: .seconds(20))
-        command.input = .bytes(Array(repeating: 0x61, count: 8 << 20))
-        #expect(command.run().value.status == .exited(3))
+    /// An input of the program's own: a file opened as the child's stdin, or bytes fed its way.
+    private struct OwnInput: CommandInput {
+        let path: String?
+        func open() throws(InputError) -> OpenedInput {
+            guard let path else { return try .feeding(.bytes(Array("fed\n".utf8))) }
+            let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw InputError(errno: errno) }
+            return OpenedInput(child: descriptor)
+        }
     }
 
-    @Test func aPipeHandsALongLivedChildWorkOverTimeAndItsEndEndsTheChild() throws {
-        let input = try #require(InputPipe())
-        var command = sh("while read -r line; do echo \"got $line\"; done; echo end")
-        command.input = .pipe(input)
-        let run = ProcessEngine.shared.start(command)
-        #expect(input.write(Array("one\n".utf8)))
-        #expect(eventually { run.stdout.bytes() == Array("got one\n".utf8) }, "the child answers before its input ends")
-        #expect(input.write(Array("two\n".utf8)))
-        input.close()
-        #expect(run.result.value.stdout.bytes() == Array("got one\ngot two\nend\n".utf8))
-        #expect(!input.write(Array("late\n".utf8)), "closed")
+    @Test func aProgramBringsAnInputOfItsOwn() {
+        let scratch = Scratch()
+        scratch.write("data", "from a file\n")
+        var command = sh("cat")
+        command.input = OwnInput(path: scratch.file("data"))
+        #expect(command.run().value.stdout.bytes() == Array("from a file\n".utf8))
+        command.input = OwnInput(path: nil)
+        #expect(command.run().value.stdout.bytes() == Array("fed\n".utf8))
+        command.input = OwnInput(path: scratch.file("missing"))
+        #expect(command.run().value.status == .failedToStart(errno: ENOENT))
+    }
+
+    @Test func aChildThatStopsReadingEndsAsItsStatusSays() {
+        var command = sh("head -c 10 > /dev/null; exit 3", timeout: .seconds(20))
+        command.input = .bytes(Array(repeating: UInt8(0x61), count: 8 << 20))
+        #expect(command.run().value.status == .exited(3))
     }
 
     @Test func aRelayedRunIsACommandRunWhoseOutputAndEndComeFromElsewhere() {

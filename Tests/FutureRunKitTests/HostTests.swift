@@ -123,8 +123,8 @@ import Testing
         -> CommandResult
     {
         var invocation = Command(["/bin/sh", "-c", RemoteInvocation.launcher])
-        invocation.input = .bytesThenHeldOpen(
-            RemoteInvocation.payload(
+        invocation.input = HeldOpenInput(
+            bytes: RemoteInvocation.payload(
                 command: Array(command.utf8), shell: "/bin/sh", environment: environment,
                 workingDirectory: directory.map { Array($0.utf8) },
                 grace: .seconds(1)))

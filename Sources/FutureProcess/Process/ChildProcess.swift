@@ -57,23 +57,11 @@ final class ChildProcess: @unchecked Sendable {  // safe: see the comment above
     func spawn(
         program: String, stdin nullInput: Int32, environment: SpawnEnvironment, pipes: PipeReserve, resetSignals: [Int32]
     ) -> Int32? {
-        var stdin = nullInput
-        var fds: [Int32] = [-1, -1]
-        switch command.input {
-        case .nullDevice: break
-        case .bytesThenHeldOpen(let bytes):
-            guard bytes.withUnsafeBufferPointer({ fc_pipe_for_child_input(&fds, $0.baseAddress, $0.count) }) == 0 else {
-                return errno
-            }
-            (stdin, inputDescriptor) = (fds[0], fds[1])
-        case .pipe(let pipe):
-            stdin = pipe.takeReadEnd()
-            guard stdin >= 0 else { return EBADF }
-        case .bytes, .fileRange:
-            do { feed = try InputFeed(command.input) } catch { return error.errno }
-            guard fc_pipe_for_child_feed(&fds, feed?.expectedCount ?? 0) == 0 else { return closeInput(errno) }
-            (stdin, inputDescriptor) = (fds[0], fds[1])
-        }
+        let opened: OpenedInput
+        do { opened = try command.input.open() } catch { return error.errno }
+        let stdin = opened.child ?? nullInput
+        inputDescriptor = opened.held ?? -1
+        feed = opened.feed
         defer { if stdin != nullInput { close(stdin) } }
         guard let out = pipes.take() else { return closeInput(errno) }
         guard let err = pipes.take() else {

@@ -8,30 +8,6 @@ import FutureCore
 /// stdout and stderr captured, an empty signal mask, and only the descriptors the caller left
 /// without `O_CLOEXEC` (FutureCore marks every descriptor of its own close-on-exec).
 public struct Command: Sendable {
-    /// What the child reads on its standard input.
-    public enum Input: Sendable, Equatable {
-        /// `/dev/null`: the child reads the end of input at once.
-        case nullDevice
-        /// A pipe that holds these bytes and then stays open, without an end, until the child has
-        /// exited. The child reads the bytes, then waits; it reads the end of input only if this
-        /// process dies first (its end of the pipe closes with it, even on SIGKILL). A remote
-        /// command uses that to learn that its caller is gone. At most about 1 MiB of bytes.
-        case bytesThenHeldOpen([UInt8])
-        /// A pipe the engine fills with these bytes as the child reads them, then closes: the child
-        /// reads them and then the end of input. Written by the engine's thread as the pipe drains
-        /// (no thread of its own); held until the command finishes. A child that exits without
-        /// reading them all ends as its status says.
-        case bytes([UInt8])
-        /// A pipe the engine fills with `length` bytes of the file at `path` from byte `offset` on,
-        /// through the kernel (`splice`: the bytes never pass through this process's memory), then
-        /// closes. A file shorter than that gives what it has. The file is opened at the spawn: a
-        /// file that cannot be opened fails the spawn with its errno.
-        case fileRange(path: [UInt8], offset: Int, length: Int)
-        /// A pipe the caller writes into as it goes (``InputPipe``), for a long-lived child handed
-        /// work over time. The spawn takes its read end.
-        case pipe(InputPipe)
-    }
-
     /// `argv` as bytes: the program (a path, or a name looked up in `PATH`) and its arguments.
     /// Bytes, not strings: a file name need not be UTF-8.
     public var argumentBytes: [[UInt8]]
@@ -62,8 +38,8 @@ public struct Command: Sendable {
     public var memoryLimit: Int
     /// Where spilled output goes (unnamed files, never visible there); `nil`: `$TMPDIR`, else `/tmp`.
     public var spillDirectory: String?
-    /// The child's standard input; `/dev/null` unless set.
-    public var input: Input = .nullDevice
+    /// The child's standard input (``CommandInput``): `/dev/null` unless set.
+    public var input: any CommandInput = .nullDevice
 
     public init(
         _ arguments: [String],

@@ -1,10 +1,10 @@
 import Glibc
 import _CFutureShims
 
-/// The rest of a child's input that the engine writes into the child's pipe as it drains
-/// (``Command/Input/bytes(_:)``, ``Command/Input/fileRange(path:offset:length:)``). Made on the
-/// thread that spawns the child; from then on touched only on the engine's loop thread.
-struct InputFeed {
+/// What the engine writes into a child's input pipe as it drains (``OpenedInput/feeding(_:)``):
+/// bytes, or a byte range of an open file moved through the kernel. Made on the thread that
+/// spawns the child; from then on touched only on the engine's loop thread.
+public struct InputFeed {
     private enum Source {
         case bytes([UInt8], written: Int)
         case file(descriptor: Int32, offset: Int64, end: Int64)
@@ -21,22 +21,16 @@ struct InputFeed {
 
     private var source: Source
 
-    /// The feed of `input`, if the engine writes it; `nil` for inputs written otherwise. Throws the
-    /// errno when a file range's file cannot be opened.
-    init?(_ input: Command.Input) throws(InputFeedError) {
-        switch input {
-        case .nullDevice, .bytesThenHeldOpen, .pipe: return nil
-        case .bytes(let bytes): source = .bytes(bytes, written: 0)
-        case .fileRange(let path, let offset, let length):
-            let descriptor = (path + [0]).withUnsafeBufferPointer { path in
-                path.baseAddress!.withMemoryRebound(to: CChar.self, capacity: path.count) {
-                    open($0, O_RDONLY | O_CLOEXEC)
-                }
-            }
-            guard descriptor >= 0 else { throw InputFeedError(errno: errno) }
-            source = .file(descriptor: descriptor, offset: Int64(offset), end: Int64(offset) + Int64(max(0, length)))
-        }
+    /// `bytes`, written as the pipe takes them.
+    public static func bytes(_ bytes: [UInt8]) -> InputFeed { InputFeed(source: .bytes(bytes, written: 0)) }
+
+    /// `length` bytes of the open file `descriptor` from `offset` on (fewer if it ends first),
+    /// spliced into the pipe. The feed owns the descriptor: it is closed when the feed ends.
+    public static func file(descriptor: Int32, offset: Int, length: Int) -> InputFeed {
+        InputFeed(source: .file(descriptor: descriptor, offset: Int64(offset), end: Int64(offset) + Int64(max(0, length))))
     }
+
+    private init(source: Source) { self.source = source }
 
     /// How many bytes it holds in all, to size the pipe.
     var expectedCount: Int {
@@ -80,9 +74,4 @@ struct InputFeed {
         if case .file(let descriptor, _, _) = source { Glibc.close(descriptor) }
         source = .bytes([], written: 0)
     }
-}
-
-/// A file range's file could not be opened.
-struct InputFeedError: Error {
-    let errno: Int32
 }

@@ -51,7 +51,7 @@ package final class RemoteHost: Sendable {
                 "-o", "ServerAliveInterval=\(Self.keepalive.interval)", "-o", "ServerAliveCountMax=\(Self.keepalive.count)", "-T",
             ], connection: connection,
             [spec.destination, RemoteInvocation.connectionSession])
-        command.input = .bytesThenHeldOpen([])
+        command.input = HeldOpenInput(bytes: [])
         command.gracePeriod = .seconds(1)
         return command
     }
@@ -73,7 +73,7 @@ package final class RemoteHost: Sendable {
         var command = ssh(
             ["-o", "ControlMaster=no", "-o", "BatchMode=yes", "-T"], connection: connection,
             [spec.destination, RemoteInvocation.launcher])
-        command.input = .bytesThenHeldOpen(payload)
+        command.input = HeldOpenInput(bytes: payload)
         return command
     }
 

@@ -9,7 +9,7 @@ import FutureRunModel
 /// through as it is. It reads the payload (a line count, then that many lines: a POSIX sh script
 /// that futurerun quoted for `/bin/sh` alone) and runs it in the same shell. The script keeps a
 /// watcher on the rest of standard input, which futurerun holds open while the job runs
-/// (``Command/Input``): when the connection ends (the job was stopped, its `ssh` killed, or
+/// (``HeldOpenInput``): when the connection ends (the job was stopped, its `ssh` killed, or
 /// futurerun died), the watcher's read ends and it sends SIGTERM to the remote process group, then
 /// SIGKILL after the grace period. sshd makes each session a group of its own, so that group is
 /// the job's whole remote process tree.
@@ -23,7 +23,7 @@ package enum RemoteInvocation {
 
     /// The first session of a host's connection: says how many CPUs the host has (a line
     /// `futurerun-cpus=N`, whatever a login shell's start-up files print before it), then reads its
-    /// standard input to the end. futurerun holds that open for the whole run (``Command/Input``):
+    /// standard input to the end. futurerun holds that open for the whole run (``HeldOpenInput``):
     /// the session, and with it the connection, lasts exactly as long as futurerun does.
     package static let connectionSession =
         "exec /bin/sh -c 'echo futurerun-cpus=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN); exec cat >/dev/null'"

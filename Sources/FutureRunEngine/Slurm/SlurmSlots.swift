@@ -67,7 +67,7 @@ package final class SlurmSlots: Sendable {
             Command(["/bin/sh", "-c", SlotWorker.shell, "sh", SlotWorker.loop(token: token, grace: grace)]),
             node: allocation.node(ofSlot: slot),
             cpus: allocation.cpusPerStep, name: stepName)
-        command.input = .pipe(input)
+        command.input = input
         let worker = engine.start(command)
         worker.stdout.discardConsumed()
         slots.withLock { $0[slot] = Slot(worker: worker, input: input, frames: SlotFrames(token: token)) }

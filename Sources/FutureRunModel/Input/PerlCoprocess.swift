@@ -56,7 +56,7 @@ package final class PerlCoprocess: Sendable, Equatable {
     private init?(perl: String) {
         guard let input = InputPipe() else { return nil }
         var command = Command([perl, "-e", Self.program])
-        command.input = .pipe(input)
+        command.input = input
         self.input = input
         let run = ProcessEngine.shared.start(command)
         self.run = run

@@ -31,14 +31,14 @@ package struct Job: Sendable {
     package var tag: String { tagString ?? name }
     package let tagString: String?
 
-    /// What the job reads on stdin: `/dev/null`, or with `--pipe` its block.
-    package let input: Command.Input
+    /// What the job reads on stdin, if not `/dev/null`: with `--pipe` its block.
+    package let input: (any CommandInput)?
     /// A template job's arguments, as read (GNU's `--results` names its files by them).
     package let arguments: [[UInt8]]
 
     package init(
         number: Int, name: String, header: JobHeader? = nil, body: Body, tagString: String? = nil,
-        input: Command.Input = .nullDevice, arguments: [[UInt8]] = []
+        input: (any CommandInput)? = nil, arguments: [[UInt8]] = []
     ) {
         self.input = input
         self.arguments = arguments

@@ -15,11 +15,12 @@ package struct AttemptSpec: Sendable {
     package var workingDirectory: [UInt8]?
     package var timeout: Duration?
     package var grace: Duration
-    package var input: Command.Input
+    /// What it reads on stdin, if not `/dev/null`.
+    package var input: (any CommandInput)?
 
     package init(
         line: [UInt8], words: [[UInt8]]? = nil, shell: String, environment: [(name: String, value: String)] = [],
-        workingDirectory: [UInt8]? = nil, timeout: Duration? = nil, grace: Duration, input: Command.Input = .nullDevice
+        workingDirectory: [UInt8]? = nil, timeout: Duration? = nil, grace: Duration, input: (any CommandInput)? = nil
     ) {
         (self.line, self.words, self.shell, self.environment) = (line, words, shell, environment)
         (self.workingDirectory, self.timeout, self.grace, self.input) = (workingDirectory, timeout, grace, input)
@@ -32,7 +33,7 @@ package struct AttemptSpec: Sendable {
         command.workingDirectoryBytes = workingDirectory
         command.timeout = timeout
         command.gracePeriod = grace
-        command.input = input
+        if let input { command.input = input }
         return command
     }
 }

@@ -59,7 +59,7 @@ package final class WarmShells: Sendable {
     /// How `attempt` would run in a warm shell: `nil` if it runs in a process of its own (it is
     /// exec'd directly, runs in another shell than this run's, reads input, or has a timeout).
     private func way(for attempt: AttemptSpec) -> WarmShellFit.Way? {
-        guard attempt.words == nil, attempt.shell == script.shell, attempt.input == .nullDevice, attempt.timeout == nil
+        guard attempt.words == nil, attempt.shell == script.shell, attempt.input == nil, attempt.timeout == nil
         else { return nil }
         return fit.way(for: attempt.line)
     }
@@ -99,7 +99,7 @@ package final class WarmShells: Sendable {
         var shellCommand = Command(script.arguments)
         shellCommand.workingDirectoryBytes = command.workingDirectoryBytes
         shellCommand.gracePeriod = command.gracePeriod
-        shellCommand.input = .pipe(input)
+        shellCommand.input = input
         let run = engine.start(shellCommand)
         run.stdout.discardConsumed()
         run.stderr.discardConsumed()

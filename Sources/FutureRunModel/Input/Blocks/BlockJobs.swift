@@ -77,13 +77,13 @@ package final class BlockJobs: JobOrigin {
     /// The next block's job, blocking while its block is read; `nil` at the end of input.
     package func next() -> Job? {
         state.withLock { state in
-            let input: Command.Input?
+            let input: (any CommandInput)?
             switch state.blocks {
             case .stream(var blocks):
-                input = blocks.next().map(Command.Input.bytes)
+                input = blocks.next().map(BytesInput.init)
                 state.blocks = .stream(blocks)
             case .fileParts(var parts, let path):
-                input = parts.next().map { Command.Input.fileRange(path: path, offset: $0.offset, length: $0.length) }
+                input = parts.next().map { FileRangeInput(path: path, offset: $0.offset, length: $0.length) }
                 state.blocks = .fileParts(parts, path: path)
             }
             guard let input else {

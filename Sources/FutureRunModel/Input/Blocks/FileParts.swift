@@ -2,7 +2,7 @@ import Glibc
 
 /// `--pipe-part`'s blocks: byte ranges of a seekable file that end at record boundaries, found by
 /// reading a little at each border (64 KiB, more for a longer record) instead of the whole file.
-/// Each range goes to its job through the kernel (``FutureProcess/Command/Input/fileRange(path:offset:length:)``).
+/// Each range goes to its job through the kernel (``FutureProcess/FileRangeInput``).
 /// Used by one thread at a time (``BlockJobs``' lock).
 package struct FileParts {
     private let descriptor: Int32

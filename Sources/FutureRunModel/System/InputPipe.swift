@@ -1,15 +1,17 @@
 import FutureCore
+import FutureProcess
 import Glibc
 import _CFutureShims
 
-/// A pipe the caller writes a child's standard input into, over time (``Command/Input/pipe(_:)``):
-/// for a long-lived child that is handed work as it goes. The child reads the end of input once
+/// A pipe the caller writes a child's standard input into, over time: for a long-lived child that
+/// is handed work as it goes (a warm shell, a Slurm slot's worker, the Perl coprocess). As a
+/// ``CommandInput``, its read end goes to the child. The child reads the end of input once
 /// ``close()`` is called (or this object is gone). One child: its spawn takes the read end.
-public final class InputPipe: Sendable, Equatable {
+package final class InputPipe: CommandInput {
     private let ends: Locked<(read: Int32, write: Int32)>
 
     /// A new pipe (holding up to 1 MiB unread where the system allows); `nil` if none can be made.
-    public init?() {
+    package init?() {
         var fds: [Int32] = [-1, -1]
         guard fc_pipe_for_child_feed(&fds, 1 << 20) == 0 else { return nil }
         ends = Locked((fds[0], fds[1]))
@@ -21,12 +23,10 @@ public final class InputPipe: Sendable, Equatable {
         if write >= 0 { Glibc.close(write) }
     }
 
-    public static func == (a: InputPipe, b: InputPipe) -> Bool { a === b }
-
     /// Writes all of `bytes`, waiting while the pipe is full. Returns false once the child's end is
     /// gone (or after ``close()``). Any thread; keep writes smaller than the pipe on the engine's.
     @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool {
+    package func write(_ bytes: [UInt8]) -> Bool {
         var written = 0
         return ends.withLock { ends in
             guard ends.write >= 0 else { return false }
@@ -48,18 +48,20 @@ public final class InputPipe: Sendable, Equatable {
     }
 
     /// Ends the input: the child reads its end once it has read what was written.
-    public func close() {
+    package func close() {
         ends.withLock { ends in
             if ends.write >= 0 { Glibc.close(ends.write) }
             ends.write = -1
         }
     }
 
-    /// The read end, handed to the child at its spawn (closed here after it); -1 once taken.
-    func takeReadEnd() -> Int32 {
-        ends.withLock { ends in
+    /// The read end, for the child (the spawn closes it here); a second child finds it taken (EBADF).
+    package func open() throws(InputError) -> OpenedInput {
+        let read = ends.withLock { ends in
             defer { ends.read = -1 }
             return ends.read
         }
+        guard read >= 0 else { throw InputError(errno: EBADF) }
+        return OpenedInput(child: read)
     }
 }
