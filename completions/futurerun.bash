@@ -1,4 +1,4 @@
-# bash completion for futurerun: generated from the option table by 'make generate'; edit Sources/FutureRunKit/Options/OptionTable.swift
+# bash completion for futurerun: generated from the option table by 'make generate'; edit Sources/FutureRunOptions/OptionTable.swift
 _futurerun() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     case $prev in

@@ -1,4 +1,4 @@
-# fish completion for futurerun: generated from the option table by 'make generate'; edit Sources/FutureRunKit/Options/OptionTable.swift
+# fish completion for futurerun: generated from the option table by 'make generate'; edit Sources/FutureRunOptions/OptionTable.swift
 complete -c futurerun -s a -l arg-file -r -F -d 'read jobs (or --each arguments) from FILE'
 complete -c futurerun -l each -x -d 'run TEMPLATE per argument'
 complete -c futurerun -l link -l xapply -d 'pair the ::: lists element by element instead of combining them'

@@ -3,7 +3,7 @@ import FutureRunModel
 /// Shell completion scripts for bash, zsh and fish, rendered from ``OptionDeclaration/all``.
 package enum Completions {
     private static let banner =
-        "generated from the option table by 'make generate'; edit Sources/FutureRunKit/Options/OptionTable.swift"
+        "generated from the option table by 'make generate'; edit Sources/FutureRunOptions/OptionTable.swift"
 
     /// Every spelling of an option as typed: `-j`, `--jobs`.
     private static func spellings(_ declaration: OptionDeclaration) -> [String] {
