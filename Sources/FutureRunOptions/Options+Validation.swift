@@ -22,14 +22,14 @@ extension Options {
     }
 
     /// Every conflict of one option with another, and every option that needs another: checked
-    /// once, here, on the options alone (nothing is read). The parser calls it; what the machine
-    /// or a file must say is checked when the run's facts are gathered.
+    /// once, here, on the options alone (nothing is read). The parser calls it. The options of a
+    /// way to run jobs (`--slurm`, `-S`) are its own (``LaunchKind/check(_:)``), checked first
+    /// when the run's facts are gathered; what the machine or a file must say, then.
     package func validate() throws(UsageError) {
         let options = self
         if options.shuffle, let resume = options.resume { throw .conflictingOptions("--shuf", resume.option) }
         try checkPipeCombinations()
         try checkCacheCombinations()
-        try checkPlaceCombinations()
         try checkSelectionCombinations()
         let listCount: Int? =
             switch options.source {
@@ -94,34 +94,6 @@ extension Options {
                     option: "--regexp", value: String(decoding: pattern, as: UTF8.self), expected: "a regular expression")
             }
         }
-    }
-
-    /// Whether `-S` or `--hosts-file` is given: the jobs run on hosts.
-    package var runsOnHosts: Bool { !hosts.isEmpty || hostsFile != nil }
-
-    /// Where jobs run: the Slurm allocation's options only with `--slurm`, and what watches this
-    /// machine (memory, load) or feeds a job's stdin (`--pipe`) only where the jobs run here.
-    private func checkPlaceCombinations() throws(UsageError) {
-        if slurm {
-            for (option, given) in [
-                ("-S/--hosts-file", runsOnHosts), ("--memfree", memoryFree != nil),
-                ("--memsuspend", memorySuspend != nil), ("--load", load != nil),
-            ] where given {
-                throw .conflictingOptions("--slurm", option + " (they watch this machine, not the allocation's nodes)")
-            }
-            // A slot's worker reads its jobs on its stdin: a job's own input cannot go there.
-            if slurmSlots, pipe != nil { throw .conflictingOptions("--slurm-slots", "--pipe") }
-        } else if slurmCPUs != nil || slurmRate != nil || slurmSlots {
-            throw .needsOption(
-                option: "--slurm-cpus/--slurm-rate/--slurm-slots", needs: "--slurm",
-                example: "futurerun --slurm --slurm-cpus 4 ...")
-        }
-        guard runsOnHosts else { return }
-        if memoryFree != nil { throw .conflictingOptions("--memfree", "-S/--hosts-file") }
-        if memorySuspend != nil { throw .conflictingOptions("--memsuspend", "-S/--hosts-file") }
-        if load != nil { throw .conflictingOptions("--load", "-S/--hosts-file") }
-        // A remote job's stdin carries its command (``RemoteHost``): no room for a block there.
-        if pipe != nil { throw .conflictingOptions("--pipe", "-S/--hosts-file (not supported yet)") }
     }
 
     /// `--shard-timings` balances shards; `--resume` reads the joblog.

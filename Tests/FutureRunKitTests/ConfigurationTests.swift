@@ -19,15 +19,17 @@ import Testing
     }
 
     private func configuration(
-        _ arguments: [String] = [], _ facts: SystemFacts, hosts: Int = 0, jobserver: RunConfiguration.JobserverReach = .none,
+        _ arguments: [String] = [], _ facts: SystemFacts, hosts: Int = 0, jobserver: Jobserver.Reach = .none,
         command: [String] = ["true"], more: (inout RunFacts) -> Void = { _ in }
     ) throws -> RunConfiguration {
         guard case .run(let options) = try OptionParser.parse((arguments + command).map { Array($0.utf8) }) else {
             throw UsageError.noCommand
         }
         var runFacts = RunFacts(system: facts)
-        runFacts.hosts = try (0..<hosts).map { try HostSpec.parse("build\($0)") }
-        runFacts.jobserverReach = jobserver
+        runFacts.site =
+            hosts > 0
+            ? HostsSite(hosts: try (0..<hosts).map { try HostSpec.parse("build\($0)") })
+            : LocalSite(jobserver: nil, reach: jobserver)
         more(&runFacts)
         return try RunConfiguration(options: options, facts: runFacts)
     }
@@ -103,27 +105,44 @@ import Testing
     }
 
     @Test func theJobsRunInTheAllocationOnTheHostsOrHere() throws {
-        guard
-            case .local(let width, let jobserver, nil, nil, _) = try configuration([], facts(cpus: 3), jobserver: .reached).launch
-        else {
-            Issue.record("not a plain local run")
-            return
-        }
-        #expect(width == 3 && jobserver)
+        let here = try configuration([], facts(cpus: 3), jobserver: .reached)
+        #expect(here.width == 3 && here.site.jobserverReach == .reached && here.runningLimit == .max)
+        #expect(here.streamsLive && here.scheduler.directExec != nil && here.warmShells != nil, "attempts run here")
         let hosts = try configuration(["-j", "2"], facts(descriptors: 1024), hosts: 2)
-        guard case .hosts(let settings) = hosts.launch else {
-            Issue.record("not over hosts")
-            return
-        }
-        #expect(settings.hosts.count == 2 && settings.runningLimit == 240 && settings.ssh == ["ssh"])
+        #expect(hosts.runningLimit == 240, "each host's ssh commands run here, within this machine's limits")
+        #expect(!hosts.streamsLive && hosts.scheduler.directExec == nil && hosts.warmShells == nil)
+        #expect(hosts.scheduler.window == 4096 * 2 + 64, "hosts add slots as they connect")
+        let allocation = SlurmAllocation(jobID: "42", nodes: [("n1", 4), ("n2", 4)], tasks: nil, cpusPerStep: 1)
         let slurm = try configuration(["--slurm", "--slurm-rate", "7"], facts(cpus: 64)) { facts in
-            facts.allocation = SlurmAllocation(jobID: "42", nodes: [("n1", 4), ("n2", 4)], tasks: nil, cpusPerStep: 1)
+            facts.site = SlurmSite(allocation: allocation)
         }
-        guard case .slurm(let steps) = slurm.launch else {
-            Issue.record("not in the allocation")
-            return
+        #expect(slurm.cpus == 8 && slurm.width == 8, "the allocation's slots are the CPUs -j counts")
+        #expect(slurm.scheduler.directExec == nil && slurm.warmShells == nil, "steps run on the nodes")
+    }
+
+    /// Each way to run jobs checks its own options, before anything is read.
+    @Test(
+        arguments: [
+            (["--slurm-rate", "5"], "works only with --slurm"),
+            (["--slurm", "--memfree", "1G"], "--slurm"),
+            (["--slurm", "-S", "h1"], "--slurm"),
+            (["--slurm", "--slurm-slots", "--pipe"], "--slurm-slots"),
+            (["-S", "h1", "--load", "4"], "--load"),
+            (["-S", "h1", "--pipe"], "--pipe"),
+            (["--hosts-file", "hosts.txt", "--memsuspend", "1G"], "--memsuspend"),
+            (["-S", "h1", "--slurm-cpus", "2"], "works only with --slurm"),
+            (["-S", "h1"], nil), (["--slurm", "--slurm-slots"], nil), (["--memfree", "1G", "--load", "2"], nil),
+        ] as [([String], String?)])
+    func eachWayChecksItsOwnOptions(arguments: [String], refusal: String?) throws {
+        guard case .run(let options) = try OptionParser.parse((arguments + ["true"]).map { Array($0.utf8) }) else {
+            throw UsageError.noCommand
         }
-        #expect(steps.width == 8 && steps.rate == 7, "the allocation's slots are the CPUs -j counts")
+        do {
+            try LaunchKinds.check(options)
+            #expect(refusal == nil, "\(arguments) passed")
+        } catch {
+            #expect(refusal.map { error.description.contains($0) } == true, "\(arguments): \(error.description)")
+        }
     }
 
     @Test func theOptionsAreSettledFromTheFacts() throws {

@@ -21,7 +21,7 @@ import Testing
             let words = try OptionValue.commandWords(declaration.example, option: declaration.displayName)
             let rest = words.contains("--pipe") ? ["wc"] : ["--each", "echo {}", "x"]
             // What the option works only with (Options.validate()).
-            let companions = ["slurm-cpus": ["--slurm"], "slurm-rate": ["--slurm"], "shard-timings": ["--shard", "1/2"]]
+            let companions = ["shard-timings": ["--shard", "1/2"]]
             let needed = companions[declaration.longNames[0]] ?? []
             let arguments = (needed + words + (declaration.longNames[0] == "arg-file" ? [] : rest)).map {
                 Array($0.utf8)

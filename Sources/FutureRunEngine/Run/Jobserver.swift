@@ -53,6 +53,23 @@ package final class Jobserver: Sendable {
         self.wake = wake
     }
 
+    /// Whether make's jobserver takes part in a run on this machine.
+    package enum Reach: Equatable, Sendable {
+        /// None announced (or the jobs run on other machines: they take no slot of make's here).
+        case none
+        /// Announced and opened.
+        case reached
+        /// Announced but not open to this recipe (GNU make before 4.4 opens it only to lines
+        /// marked `+`): one job at a time, as make does for a sub-make it cannot share with.
+        case unreachable
+    }
+
+    /// How far make's jobserver reaches: `opened` (``init(makeflags:)`` opened it), or announced
+    /// in `makeflags` without being open.
+    package static func reach(opened: Bool, makeflags: String?) -> Reach {
+        opened ? .reached : isAnnounced(in: makeflags) ? .unreachable : .none
+    }
+
     /// Whether `MAKEFLAGS` names a jobserver at all: when it does but ``init(makeflags:)`` cannot
     /// reach it, make (before 4.4) has kept it from this recipe, which is not marked `+`.
     package static func isAnnounced(in makeflags: String?) -> Bool {

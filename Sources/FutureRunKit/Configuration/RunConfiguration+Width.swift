@@ -6,7 +6,7 @@ import FutureRunOutput
 extension RunConfiguration {
     /// `-j` on `system`, within its descriptor and process limits (one job at a time when make's
     /// jobserver is announced but out of reach), and why it is lower than asked.
-    package static func width(_ jobs: Options.Jobs, system: SystemFacts, jobserver: JobserverReach) -> (Int, String?) {
+    package static func width(_ jobs: Options.Jobs, system: SystemFacts, jobserver: Jobserver.Reach) -> (Int, String?) {
         var (width, notice) = capByDescriptorLimit(jobs.width(cpus: system.cpus), requested: jobs, limit: system.descriptorLimit)
         if let (fit, lower) = capByProcessLimit(width, requested: jobs, facts: system) {
             width = fit

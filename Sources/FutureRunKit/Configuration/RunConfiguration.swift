@@ -4,33 +4,17 @@ import FutureRunOptions
 import FutureRunOutput
 
 /// Every decision about a run that follows from its options and the facts (``RunFacts``): the
-/// shell, where the jobs run (``Launch``), how many at once and why fewer, the window, CI markup,
+/// shell, how many jobs at once and why fewer, the window, CI markup,
 /// colors, the progress line, live output, how the joblog is opened, the cache's settings. A
 /// value, made without touching the system: the facts are gathered before it, and
 /// ``RunResources`` opens what it names after it.
 package struct RunConfiguration {
-    /// Whether make's jobserver takes part: found in `MAKEFLAGS` and opened (``Jobserver``).
-    package enum JobserverReach: Equatable {
-        /// None announced, or the jobs run on other machines (they take no slot of make's here).
-        case none
-        case reached
-        /// Announced but not open to this recipe (GNU make before 4.4 opens it only to lines
-        /// marked `+`): one job at a time, as make does for a sub-make it cannot share with.
-        case unreachable
-    }
-
-    /// Where the jobs run, and what widens or narrows the run there.
-    package enum Launch {
-        /// This machine. `jobserver`: make's takes part (``JobserverReach/reached``).
-        case local(
-            width: Int, jobserver: Bool, admission: AdmissionGuard.Rules?, jobsFile: JobsFile?, warmShells: WarmShellFit?)
-        case hosts(HostFleet.Settings)
-        case slurm(SlurmLauncher.Settings)
-    }
-
     /// The options as the run reads them: `-j FILE` as what the file says now, the shell chosen.
     package var options: Options
-    package var launch: Launch
+    /// Where the jobs run (``LaunchKinds``), as the facts prepared it.
+    package var site: any LaunchSite
+    /// The CPUs `-j` counts: this machine's, or the allocation's slots.
+    package var cpus: Int
     /// Jobs at once: `-j`, capped by the descriptor and process limits (over hosts: each host's).
     package var width: Int
     /// Said once at the start when the width is lower than asked.
@@ -46,6 +30,10 @@ package struct RunConfiguration {
     package var streamsLive: Bool
     /// `--joblog`, appended to under `--resume` (it is read, then added to, as GNU parallel does).
     package var jobLog: Options.JobLogTarget?
+    /// `-j FILE`, read again as jobs end (`nil`: `-j` is a number).
+    package var jobsFile: JobsFile?
+    /// Which jobs may run in the slots' warm shells (`nil`: none).
+    package var warmShells: WarmShellFit?
     /// `--cache`: the store's settings (`nil`: no cache, or a dry run, which neither reads nor
     /// makes the store).
     package var cache: JobCache.Settings?
@@ -56,24 +44,32 @@ package struct RunConfiguration {
     ///   means, more memory than there is), or a `--cache-input` template that does not parse.
     package init(options given: Options, facts: RunFacts) throws(UsageError) {
         var system = facts.system
+        site = facts.site
         // --slurm: the allocation's slots are the CPUs `-j` counts.
-        if let allocation = facts.allocation { system.cpus = allocation.slots }
+        if let cpus = site.cpus { system.cpus = cpus }
+        cpus = system.cpus
         (options, startNotices) = Self.settle(given, facts: facts)
         try Self.check(options, facts: facts)
         if Self.readsStandardInput(options.source), system.stdinIsTerminal {
             startNotices.append(Self.terminalNotice(options.source))
         }
-        let hostCount = facts.hosts.count
-        (width, widthNotice) = Self.width(options.jobs, system: system, jobserver: facts.jobserverReach)
-        runningLimit = hostCount > 0 ? Self.runningLimit(system) : .max
+        let traits = site.traits
+        (width, widthNotice) = Self.width(options.jobs, system: system, jobserver: site.jobserverReach)
+        runningLimit = traits.capsCommandsHere ? Self.runningLimit(system) : .max
         scheduler = Scheduler.Settings(
             shell: options.shell, timeout: options.timeout, grace: options.grace, retries: options.retries,
             halt: options.halt, delay: options.delay, workingDirectory: options.workingDirectory,
             // Hosts add slots as they connect, and -j FILE as it is written: room for the most.
             // A block of --pipe is held while its job is in the window: one per slot, and the next.
             window: options.pipe != nil
-                ? min(width, 4096) + 1 : (hostCount == 0 && facts.jobsFile == nil ? min(width, 4096) : 4096) * 2 + 64,
-            directExec: DirectExec.forRun(options, hostCount: hostCount, facts: system))
+                ? min(width, 4096) + 1 : (!traits.widthGrows && facts.jobsFile == nil ? min(width, 4096) : 4096) * 2 + 64,
+            directExec: DirectExec.forRun(options, runsHere: traits.runsHere, facts: system))
+        warmShells = WarmShellFit.forRun(options, runsHere: traits.runsHere, facts: system)
+        jobsFile = facts.jobsFile.map { file in
+            JobsFile(path: file.path, cpus: system.cpus) { [limit = system.descriptorLimit] width in
+                Self.capByDescriptorLimit(width, requested: .count(0), limit: limit).0
+            }
+        }
 
         let environment = system.environment
         colors = Style.wantsColor(options.color, isTerminal: system.stderrIsTerminal, environment: environment)
@@ -90,12 +86,11 @@ package struct RunConfiguration {
         // A job whose host drops runs again elsewhere: its output is shown once it is over.
         // A job --memfree stops runs again: its output too is shown once it is over.
         streamsLive =
-            options.retries == 0 && hostCount == 0 && options.memoryFree == nil && !options.quietSuccess
+            options.retries == 0 && !traits.requeues && options.memoryFree == nil && !options.quietSuccess
             && !ci.holdsOutputUntilDone
         jobLog = options.jobLog
         if options.resume != nil { jobLog?.appends = true }
         cache = options.dryRun ? nil : try Self.cacheSettings(options)
-        launch = Self.launch(options, facts: facts, system: system, width: width, runningLimit: runningLimit)
     }
 
     /// The options as the run reads them, and what to say about them: `-j FILE` as what it says
@@ -125,37 +120,6 @@ package struct RunConfiguration {
         for (option, reserve) in [("--memfree", options.memoryFree), ("--memsuspend", options.memorySuspend)] {
             if let reserve, let total = facts.memoryTotal { try checkMemorySize(reserve, option: option, total: total) }
         }
-    }
-
-    /// Where the jobs run: the Slurm allocation's steps, the hosts, or this machine.
-    private static func launch(
-        _ options: Options, facts: RunFacts, system: SystemFacts, width: Int, runningLimit: Int
-    ) -> Launch {
-        if let allocation = facts.allocation {
-            return .slurm(
-                .init(
-                    allocation: allocation, width: width, rate: options.slurmRate ?? SlurmAllocation.defaultStepRate,
-                    slots: options.slurmSlots))
-        }
-        if !facts.hosts.isEmpty {
-            return .hosts(
-                HostFleet.Settings(
-                    hosts: facts.hosts, ssh: options.ssh ?? ["ssh"], forwarded: facts.forwarded, jobs: options.jobs,
-                    localWidth: width, runningLimit: runningLimit))
-        }
-        let jobsFile = facts.jobsFile.map { file in
-            JobsFile(path: file.path, cpus: system.cpus) { [limit = system.descriptorLimit] width in
-                capByDescriptorLimit(width, requested: .count(0), limit: limit).0
-            }
-        }
-        let rules = AdmissionGuard.Rules(
-            memoryFree: options.memoryFree.map(MemoryAdmission.init),
-            suspension: options.memorySuspend.map(MemorySuspension.init),
-            load: options.load.map { LoadAdmission(limit: $0.width(cpus: system.cpus)) })
-        return .local(
-            width: width, jobserver: facts.jobserverReach == .reached,
-            admission: rules.memoryFree == nil && rules.suspension == nil && rules.load == nil ? nil : rules,
-            jobsFile: jobsFile, warmShells: WarmShellFit.forRun(options, hostCount: 0, facts: system))
     }
 
     /// `--cache`'s settings, its `--cache-input` templates parsed.

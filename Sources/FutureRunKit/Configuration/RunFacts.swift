@@ -11,19 +11,13 @@ package struct RunFacts {
     package var system: SystemFacts
     /// `-j FILE`: the file, and what it says now.
     package var jobsFile: (path: String, jobs: Options.Jobs)?
-    /// `-S` and `--hosts-file`, as one list (empty: this machine alone).
-    package var hosts: [HostSpec] = []
-    /// `--slurm`: the allocation futurerun runs in.
-    package var allocation: SlurmAllocation?
-    /// Whether make's jobserver takes part (only for a run on this machine alone).
-    package var jobserverReach = RunConfiguration.JobserverReach.none
+    /// Where the jobs run, prepared (``LaunchKinds``): this machine, the hosts, the allocation.
+    package var site: any LaunchSite = LocalSite(jobserver: nil, reach: .none)
     /// `--gnu` without `--shell`: the shell GNU parallel would run the jobs with.
     package var gnuShell: String?
     /// `--memfree`, `--memsuspend`: the memory there is (the machine's or its cgroup's limit),
     /// if it can be read.
     package var memoryTotal: Int?
-    /// `--env NAME`: each variable's value here (`nil`: unset).
-    package var forwarded: [(name: String, value: [UInt8]?)] = []
 
     package init(system: SystemFacts) { self.system = system }
 }

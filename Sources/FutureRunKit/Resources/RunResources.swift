@@ -6,8 +6,9 @@ import FutureRunOutput
 import Glibc
 
 /// What a run opens before its first job, as its configuration names it: the job list's file
-/// (or stdin) and the job stream over it, the reports, the cache's store, the hosts' control
-/// directory; and the checks that the shell, `--ssh` and `--workdir` are there. All of a run's
+/// (or stdin) and the job stream over it, the reports, the cache's store, what the way the jobs
+/// run holds (the hosts' control directory); and the checks that the shell and `--workdir` are
+/// there. All of a run's
 /// I/O before the first job happens in ``open(_:facts:)``; every problem is a usage error (exit
 /// 255), and nothing has run yet.
 package struct RunResources {
@@ -16,20 +17,20 @@ package struct RunResources {
     package let reports: [Report]
     /// `--cache`: the store, opened (made).
     package let cache: JobCache?
-    /// Over hosts, a real run: the private directory for the connections' control sockets.
-    package let controlDirectory: String?
+    /// Where the jobs run, opened (``LaunchSite/open(dryRun:)``).
+    package let site: any LaunchSite
     /// Said once at the start: the selection's notices (`--shard auto` outside CI, `--resume`'s
     /// skipped lines, `--rerun-failed`'s count), and the shard's.
     package let startNotices: [String]
 
-    /// Opens what `configuration` names. Blocks on the file system. The control directory is
-    /// made last, and only for a real run (a dry run launches nothing): nothing after it can
-    /// fail, so it never outlives a refused run (the run's end removes it).
+    /// Opens what `configuration` names. Blocks on the file system. The way the jobs run is
+    /// opened last: nothing after it can fail, so what it holds (the hosts' control directory)
+    /// never outlives a refused run (the run's end removes it).
     package static func open(_ configuration: RunConfiguration, facts: RunFacts) throws(UsageError) -> RunResources {
         let options = configuration.options
         // --nice: the jobs inherit futurerun's niceness.
         if let niceness = options.niceness { SystemFacts.lowerPriority(to: niceness) }
-        try checkPrograms(configuration, runsHere: facts.hosts.isEmpty || facts.hosts.contains { $0.isLocal })
+        try checkPrograms(configuration, runsHere: configuration.site.traits.someRunHere)
         let input = try openInput(options.source)
         let (selection, selectionNotices) = try selection(options, environment: facts.system.environment)
         // -m and -X spread the last arguments over the slots that will run: the width as capped.
@@ -51,28 +52,15 @@ package struct RunResources {
                 settings, shell: options.shell, directory: absolute(options.workingDirectory ?? "."),
                 values: SystemFacts.values(of: options.cacheVariables))
         }
-        var controlDirectory: String?
-        if case .hosts = configuration.launch, !options.dryRun {
-            guard let made = HostFleet.makeControlDirectory() else {
-                throw .cannotWrite(path: "$TMPDIR/futurerun-ssh.*", reason: String(cString: strerror(errno)))
-            }
-            controlDirectory = made
-        }
+        let site = try configuration.site.open(dryRun: options.dryRun)
         return RunResources(
-            source: source, reports: reports, cache: cache, controlDirectory: controlDirectory,
+            source: source, reports: reports, cache: cache, site: site,
             startNotices: selectionNotices + [source.shardNotice].compactMap { $0 })
     }
 
-    /// The shell and `--workdir` where jobs run here, and `--ssh`'s program over hosts.
+    /// The shell and `--workdir`, where jobs run here.
     private static func checkPrograms(_ configuration: RunConfiguration, runsHere: Bool) throws(UsageError) {
         let options = configuration.options
-        if case .hosts(let settings) = configuration.launch, case .failure(let error) = Command.locateExecutable(settings.ssh[0])
-        {
-            let reason = String(cString: strerror(error.errno))
-            throw .invalidValue(
-                option: "--ssh", value: settings.ssh.joined(separator: " "),
-                expected: "a command that can be run (\(settings.ssh[0]): \(reason))")
-        }
         guard runsHere else { return }
         if let directory = options.workingDirectory {
             var info = stat()

@@ -24,11 +24,12 @@ package struct DirectExec: Sendable {
         shellNames = Self.keywordsAndBuiltins.union(exportedFunctions)
     }
 
-    /// Whether futurerun may run plain lines itself: not when `--shell` names the shell, not on
-    /// other hosts or in Slurm steps (their `PATH` is theirs), not when bash would first read
+    /// Whether futurerun may run plain lines itself: only where attempts run as this machine's
+    /// processes (`runsHere`, ``LaunchTraits/runsHere``: not on other hosts or in Slurm steps,
+    /// whose `PATH` is theirs), not when `--shell` names the shell, not when bash would first read
     /// `BASH_ENV`. The functions bash exported are the facts'.
-    package static func forRun(_ options: Options, hostCount: Int, facts: SystemFacts) -> DirectExec? {
-        guard !options.shellGiven, hostCount == 0, !options.slurm, (facts.environment["BASH_ENV"] ?? "").isEmpty else {
+    package static func forRun(_ options: Options, runsHere: Bool, facts: SystemFacts) -> DirectExec? {
+        guard !options.shellGiven, runsHere, (facts.environment["BASH_ENV"] ?? "").isEmpty else {
             return nil
         }
         return DirectExec(exportedFunctions: facts.bashFunctions)

@@ -28,15 +28,16 @@ package struct WarmShellFit: Sendable {
     package let commands: DirectExec
     package var everyIsolatable = false
 
-    /// Whether jobs may run in warm shells: only on this machine, in `sh`, dash or bash (not with
+    /// Whether jobs may run in warm shells: only where attempts run as this machine's processes
+    /// (`runsHere`, ``LaunchTraits/runsHere``), in `sh`, dash or bash (not with
     /// `BASH_ENV`, which bash reads at each start), and not with `--timeout` or admission rules,
     /// which act on a job's own process. `FUTURERUN_WARM_SHELLS=off` turns them off, `=all` runs
     /// every isolatable line in one (``everyIsolatable``).
-    package static func forRun(_ options: Options, hostCount: Int, facts: SystemFacts) -> WarmShellFit? {
+    package static func forRun(_ options: Options, runsHere: Bool, facts: SystemFacts) -> WarmShellFit? {
         let environment = facts.environment
         let shell = options.shell.split(separator: "/").last.map(String.init) ?? ""
         let setting = environment[SystemFacts.warmShellsVariable]
-        guard hostCount == 0, !options.slurm, options.timeout == nil, options.memoryFree == nil,
+        guard runsHere, options.timeout == nil, options.memoryFree == nil,
             options.memorySuspend == nil, options.load == nil, ["sh", "dash", "bash"].contains(shell), setting != "off",
             shell != "bash" || (environment["BASH_ENV"] ?? "").isEmpty
         else { return nil }
