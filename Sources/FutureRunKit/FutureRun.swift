@@ -71,7 +71,7 @@ public enum FutureRun {
 
     /// The job's command line with its header as a comment at the end of its first line: a
     /// here-document's body and delimiter line, which follow, stay as they are.
-    package static func withHeaderComment(_ job: Job) -> String {
+    static func withHeaderComment(_ job: Job) -> String {
         let command = job.displayCommand
         guard let header = job.header else { return command }
         guard let newline = command.firstIndex(of: "\n") else { return command + "  # " + header.text }

@@ -37,10 +37,10 @@ package struct OptionDeclaration: Sendable {
     package typealias Effect = @Sendable (inout ParsedOptions, _ value: String?) throws(UsageError) -> Void
 
     /// Long names without the dashes; the first is the one shown, the others are aliases.
-    package let longNames: [String]
-    package let shortName: Character?
+    let longNames: [String]
+    let shortName: Character?
     /// Further one-letter spellings, for other tools' habits (`-P` for `-j`, as xargs spells it).
-    package let shortAliases: [Character]
+    let shortAliases: [Character]
     /// `nil` for a switch.
     package let value: Value?
     /// An example of its use, as typed: shown when the value is missing.
@@ -48,12 +48,12 @@ package struct OptionDeclaration: Sendable {
     /// The `--help` text: one or more lines of at most about 70 characters.
     package let help: [String]
     /// The man page text: plain sentences; `` `x` `` marks a literal (bold in the man page).
-    package let manual: String
-    package let section: Section
-    package let effect: Effect
+    let manual: String
+    let section: Section
+    let effect: Effect
 
     /// Every one-letter spelling: the short name, then its aliases.
-    package var shortNames: [Character] { (shortName.map { [$0] } ?? []) + shortAliases }
+    var shortNames: [Character] { (shortName.map { [$0] } ?? []) + shortAliases }
 
     package init(
         _ longNames: [String], short: Character? = nil, shortAliases: [Character] = [], value: Value? = nil, example: String,
@@ -72,7 +72,7 @@ package struct OptionDeclaration: Sendable {
     }
 
     /// `--jobs` (the name shown).
-    package var displayName: String { "--" + longNames[0] }
+    var displayName: String { "--" + longNames[0] }
 
     /// The first help line up to its example (after a word and `: `): a one-line description for
     /// completion menus.
@@ -106,9 +106,9 @@ package struct ParsedOptions {
     package var template: [UInt8]?
     /// `-a FILE`, each time it is given: one file is the job list (or `--each`'s arguments);
     /// several, with `--each`, are argument lists, as `:::: A B`.
-    package var argumentFiles: [String] = []
+    var argumentFiles: [String] = []
     /// `--help` or `--version`: answer that and run nothing.
     package var answer: Invocation?
     /// Set by `--each`: every later word is an argument.
-    package var optionsEnded = false
+    var optionsEnded = false
 }

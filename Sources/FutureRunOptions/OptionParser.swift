@@ -91,7 +91,7 @@ package struct OptionParser {
     }()
 
     /// Whether `word` reads as one of futurerun's options (`-j4`, `--joblog`, `--jobs=2`).
-    package static func isOption(_ word: String) -> Bool {
+    static func isOption(_ word: String) -> Bool {
         guard word.hasPrefix("-"), word != "-" else { return false }
         if word == "--" { return true }
         if word.hasPrefix("--") {

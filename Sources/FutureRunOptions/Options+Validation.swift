@@ -25,7 +25,7 @@ extension Options {
     /// once, here, on the options alone (nothing is read). The parser calls it. The options of a
     /// way to run jobs (`--slurm`, `-S`) are its own (``LaunchKind/check(_:)``), checked first
     /// when the run's facts are gathered; what the machine or a file must say, then.
-    package func validate() throws(UsageError) {
+    func validate() throws(UsageError) {
         let options = self
         if options.shuffle, let resume = options.resume { throw .conflictingOptions("--shuf", resume.option) }
         try checkPipeCombinations()

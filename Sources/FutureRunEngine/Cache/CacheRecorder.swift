@@ -16,11 +16,11 @@ package final class CacheRecorder {
     /// What the printer and the writer share.
     private final class Writes: Sendable {
         /// The first error storing an entry.
-        package let error = Locked<String?>(nil)
+        let error = Locked<String?>(nil)
         /// Bytes of output handed to the writer and not written yet.
-        package let pending = Locked(0)
+        let pending = Locked(0)
 
-        package func failed(_ failure: String?) {
+        func failed(_ failure: String?) {
             if let failure { error.withLock { $0 = $0 ?? "--cache: " + failure } }
         }
     }
@@ -40,9 +40,9 @@ package final class CacheRecorder {
     }
 
     /// The most output one job may have to be stored.
-    package static let outputLimit = 64 << 20
+    static let outputLimit = 64 << 20
     /// The most bytes of entries waiting for the writer before the printer waits for it.
-    package static let pendingLimit = 64 << 20
+    static let pendingLimit = 64 << 20
 
     package init(_ cache: JobCache) { self.cache = cache }
 

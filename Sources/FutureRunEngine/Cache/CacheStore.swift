@@ -67,7 +67,7 @@ package final class CacheStore: Sendable {
 
     /// Stores `entry` under `key`, for the job named `name`. Returns the error that kept it from
     /// being stored, if any (nothing half-written is left).
-    package func store(_ entry: CacheEntry, key: String, name: String) -> String? {
+    func store(_ entry: CacheEntry, key: String, name: String) -> String? {
         let bytes = entry.encoded(key: key)
         let folder = directory + "/entries/" + key.prefix(2)
         guard mkdir(folder.systemPath, 0o755) == 0 || errno == EEXIST else {
@@ -82,7 +82,7 @@ package final class CacheStore: Sendable {
 
     /// At the end of the run: the keys this run stored by name, merged with the index files there
     /// into one (this run's win; names whose entry is gone are left out), which replaces those read.
-    package func saveNames() -> String? {
+    func saveNames() -> String? {
         let stored = names.withLock { $0.stored }
         guard !stored.isEmpty else { return nil }
         let (earlier, files) = readNames()

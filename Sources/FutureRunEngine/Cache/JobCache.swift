@@ -40,7 +40,7 @@ package final class JobCache: Sendable {
         case miss(CacheManifest, explanation: String?)
     }
 
-    package let store: CacheStore
+    let store: CacheStore
     package let settings: Settings
     private let shell: String
     /// The jobs' working directory, absolute: relative input paths are found there.
@@ -62,7 +62,7 @@ package final class JobCache: Sendable {
 
     /// The status to keep for a job that ended so, if it is kept: success, and with
     /// `--cache-failures` a failed exit or a signal (never a timeout, a stop, a spawn refused).
-    package func keptStatus(_ status: JobStatus) -> TerminationStatus? {
+    func keptStatus(_ status: JobStatus) -> TerminationStatus? {
         switch status {
         case .succeeded: .exited(0)
         case .failed(let end) where settings.failures:
@@ -75,7 +75,7 @@ package final class JobCache: Sendable {
     }
 
     /// Whether the store holds `job`'s end. Blocks on the files its key covers.
-    package func lookup(_ job: Job) -> Lookup {
+    func lookup(_ job: Job) -> Lookup {
         let manifest = manifest(for: job)
         if let entry = store.entry(for: manifest.key) { return .hit(entry) }
         guard settings.explains, let earlier = store.manifest(named: job.name) else {

@@ -20,11 +20,11 @@ package final class HostFleet: Sendable {
         /// `--ssh` as words (default `ssh`).
         package var ssh: [String]
         /// `--env NAME`: each variable's value here (`nil`: unset here, so unset there too).
-        package var forwarded: [(name: String, value: [UInt8]?)]
+        var forwarded: [(name: String, value: [UInt8]?)]
         /// `-j`, for the hosts without `N/`.
         package var jobs: Options.Jobs
         /// This machine's width in a local run, for `:` without `N/`.
-        package var localWidth: Int
+        var localWidth: Int
         /// How many jobs may run at once over all hosts (the descriptor and process limits).
         package var runningLimit: Int = .max
 
@@ -48,8 +48,8 @@ package final class HostFleet: Sendable {
     private let engine: ProcessEngine
     /// The pool jobs run in, one lane per host, as wide as the host may run jobs now; and the
     /// writer of its widths.
-    package let governor: WidthGovernor
-    package var pool: CommandPool { governor.pool }
+    let governor: WidthGovernor
+    var pool: CommandPool { governor.pool }
     /// The roster, and the jobs whose ssh ended with 255 on a host being checked, by lane: each
     /// is told whether the connection was alive (the 255 was the job's own) or not (the job must
     /// run elsewhere). One lock: a job cannot join a check that has already answered.
@@ -99,13 +99,13 @@ package final class HostFleet: Sendable {
     }
 
     /// Whether `lane` is a remote host's.
-    package func isRemote(_ lane: Int) -> Bool { remotes[lane] != nil }
+    func isRemote(_ lane: Int) -> Bool { remotes[lane] != nil }
 
     /// The host of `lane`, as status lines and reports name it.
     package func name(of lane: Int) -> String { settings.hosts[lane].name }
 
     /// When every host is out: the reason the jobs left cannot run.
-    package var noneLeft: String? { state.withLock { $0.roster.noneLeft } }
+    var noneLeft: String? { state.withLock { $0.roster.noneLeft } }
 
     /// Logs in to `host` as its connection number `connection`: a master that runs, as an engine
     /// child, until the run ends. The host is up once the master's session says its CPU count.
@@ -159,7 +159,7 @@ package final class HostFleet: Sendable {
     /// Jobs were queued: a host whose connections are all full, and whose slots allow more, opens
     /// one more connection (one at a time, each a login), so that connections open as jobs need
     /// them. Any thread; never blocks.
-    package func jobsWaiting() {
+    func jobsWaiting() {
         let waiting = pool.queued
         guard waiting > 0 else { return }
         for (lane, host) in remotes.enumerated() {
@@ -203,12 +203,12 @@ package final class HostFleet: Sendable {
         return (command, session)
     }
 
-    package func jobEnded(lane: Int, session: Int) { remotes[lane]?.giveBack(session: session) }
+    func jobEnded(lane: Int, session: Int) { remotes[lane]?.giveBack(session: session) }
 
     /// A job on `lane` ended with ssh's exit status 255: either the connection is gone or the job
     /// itself exited 255. Checks the host (once for all such jobs), taking nothing new there until
     /// the answer; `decide` is told whether the connection was alive, on the engine's thread.
-    package func lostConnection(lane: Int, session: Int, decide: @escaping @Sendable (_ alive: Bool) -> Void) {
+    func lostConnection(lane: Int, session: Int, decide: @escaping @Sendable (_ alive: Bool) -> Void) {
         guard let host = remotes[lane] else { return decide(true) }
         let (check, out) = state.withLock { state in
             let check = state.roster.lostConnection(lane)
@@ -268,7 +268,7 @@ package final class HostFleet: Sendable {
 
     /// Makes the private directory (0700) for the control sockets: in `$TMPDIR` when its path is
     /// short enough for a socket's (108 bytes with ssh's temporary suffix), else in /tmp.
-    package static func makeControlDirectory() -> String? {
+    static func makeControlDirectory() -> String? {
         let base = TemporaryDirectory.path.utf8.count < 48 ? TemporaryDirectory.path : "/tmp"
         return TemporaryNames.directory("futurerun-ssh", in: base)
     }

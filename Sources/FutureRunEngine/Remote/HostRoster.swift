@@ -18,7 +18,7 @@ package struct HostRoster: Sendable {
     /// when the exit status comes, a moment before sshd frees the session, and the next job's
     /// session must not find it taken. (Past the limit, sshd refuses the session, and ssh would
     /// log in anew.)
-    package static let sessionsPerConnection = 8
+    static let sessionsPerConnection = 8
 
     package enum State: Sendable, Equatable {
         case connecting
@@ -38,7 +38,7 @@ package struct HostRoster: Sendable {
         /// A further connection is being opened.
         package var opening = false
         /// A further connection failed: the host runs on the ones it has.
-        package var noMoreConnections = false
+        var noMoreConnections = false
     }
 
     package private(set) var hosts: [Host]
@@ -79,7 +79,7 @@ package struct HostRoster: Sendable {
     }
 
     /// Host `index` connected and reported `cpus` CPUs.
-    package mutating func connected(_ index: Int, cpus: Int) {
+    mutating func connected(_ index: Int, cpus: Int) {
         guard hosts[index].state == .connecting else { return }
         hosts[index].state = .up
         hosts[index].slots = max(1, hosts[index].spec.slots ?? Self.slots(jobs, cpus: cpus))
@@ -90,7 +90,7 @@ package struct HostRoster: Sendable {
     /// open one more connection now: it is up, every open connection is full, its slots allow
     /// another, and none is being opened or has failed. If so, it is being opened from now on, as
     /// connection number ``Host/connections``.
-    package mutating func needsConnection(_ index: Int, running: Int, waiting: Int) -> Bool {
+    mutating func needsConnection(_ index: Int, running: Int, waiting: Int) -> Bool {
         let host = hosts[index]
         guard host.state == .up, !host.spec.isLocal, !host.opening, !host.noMoreConnections, waiting > 0,
             running >= width(of: index), host.connections < connectionsWanted(by: index)
@@ -100,13 +100,13 @@ package struct HostRoster: Sendable {
     }
 
     /// The connection being opened for host `index` is open (`true`) or could not be (`false`).
-    package mutating func connectionOpened(_ index: Int, _ opened: Bool) {
+    mutating func connectionOpened(_ index: Int, _ opened: Bool) {
         hosts[index].opening = false
         if opened { hosts[index].connections += 1 } else { hosts[index].noMoreConnections = true }
     }
 
     /// Host `index` is out; returns the one notice that says so (`nil` if it was out already).
-    package mutating func takeOut(_ index: Int, reason: String) -> String? {
+    mutating func takeOut(_ index: Int, reason: String) -> String? {
         if case .out = hosts[index].state { return nil }
         hosts[index].state = .out(reason: reason)
         let name = hosts[index].spec.name
@@ -118,7 +118,7 @@ package struct HostRoster: Sendable {
 
     /// A job on host `index` ended with ssh's 255. Returns whether to check the host now (it is
     /// then ``State/checking``; a check already under way answers for this job too).
-    package mutating func lostConnection(_ index: Int) -> Bool {
+    mutating func lostConnection(_ index: Int) -> Bool {
         guard hosts[index].state == .up else { return false }
         hosts[index].state = .checking
         return true
@@ -136,13 +136,13 @@ package struct HostRoster: Sendable {
     }
 
     /// Whether host `index` is out.
-    package func isOut(_ index: Int) -> Bool {
+    func isOut(_ index: Int) -> Bool {
         if case .out = hosts[index].state { return true }
         return false
     }
 
     /// When every host is out: why, naming each, for the jobs that cannot run.
-    package var noneLeft: String? {
+    var noneLeft: String? {
         var reasons: [String] = []
         for host in hosts {
             guard case .out(let reason) = host.state else { return nil }

@@ -58,9 +58,9 @@ package struct HostsSite: LaunchSite {
     /// `--ssh` as words.
     package let ssh: [String]
     /// `--env NAME`: each variable's value here (`nil`: unset here, so unset there too).
-    package let forwarded: [(name: String, value: [UInt8]?)]
+    let forwarded: [(name: String, value: [UInt8]?)]
     /// The private directory for the connections' control sockets, once opened.
-    package var controlDirectory: String?
+    var controlDirectory: String?
 
     package init(hosts: [HostSpec], ssh: [String] = ["ssh"], forwarded: [(name: String, value: [UInt8]?)] = []) {
         (self.hosts, self.ssh, self.forwarded) = (hosts, ssh, forwarded)

@@ -5,7 +5,7 @@ import FutureRunModel
 /// where it ends without an end marker the job could contain.
 package enum JobScript {
     /// Lines that set the job's environment (a value as bytes; `nil` unsets) and directory.
-    package static func prelude(environment: [(name: String, value: [UInt8]?)], workingDirectory: [UInt8]?) -> [UInt8] {
+    static func prelude(environment: [(name: String, value: [UInt8]?)], workingDirectory: [UInt8]?) -> [UInt8] {
         var script: [UInt8] = []
         for (name, value) in environment {
             if let value {
@@ -21,7 +21,7 @@ package enum JobScript {
     }
 
     /// `script` with its line count before it, as the readers take it.
-    package static func counted(_ script: [UInt8]) -> [UInt8] {
+    static func counted(_ script: [UInt8]) -> [UInt8] {
         let lines = script.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         return Array("\(lines)\n".utf8) + script
     }

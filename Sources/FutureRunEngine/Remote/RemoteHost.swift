@@ -27,7 +27,7 @@ package final class RemoteHost: Sendable {
 
     /// Seconds between probes of a silent connection, and how many go unanswered before it is
     /// given up: 45 s, long enough for a busy host, short enough to move its jobs in time.
-    package static let keepalive = (interval: 15, count: 3)
+    static let keepalive = (interval: 15, count: 3)
 
     private func controlPath(_ connection: Int) -> String { "\(controlDirectory)/\(index).\(connection)" }
 
@@ -44,7 +44,7 @@ package final class RemoteHost: Sendable {
     /// without closing (hung, or its network gone) fails the master after ``keepalive`` unanswered
     /// probes, and is taken out like a dropped one. An `-o ServerAliveInterval=N` in `--ssh` comes
     /// first and wins, as ssh takes the first value.
-    package func openCommand(connection: Int) -> Command {
+    func openCommand(connection: Int) -> Command {
         var command = ssh(
             [
                 "-o", "ControlMaster=yes", "-o", "ControlPersist=no", "-o", "BatchMode=yes",
@@ -57,10 +57,10 @@ package final class RemoteHost: Sendable {
     }
 
     /// How long a login may take before the host is given up.
-    package static let loginLimit: Duration = .seconds(60)
+    static let loginLimit: Duration = .seconds(60)
 
     /// Exit 0 while the connection's master runs, saying its pid on stderr (`Master running (pid=N)`).
-    package func checkCommand(connection: Int) -> Command {
+    func checkCommand(connection: Int) -> Command {
         var command = ssh([], connection: connection, ["-O", "check", spec.destination])
         command.timeout = .seconds(10)
         command.gracePeriod = .seconds(1)
@@ -69,7 +69,7 @@ package final class RemoteHost: Sendable {
 
     /// The command that runs `payload` (``RemoteInvocation/payload(command:shell:environment:workingDirectory:grace:)``)
     /// in a session on `connection`.
-    package func jobCommand(payload: [UInt8], connection: Int) -> Command {
+    func jobCommand(payload: [UInt8], connection: Int) -> Command {
         var command = ssh(
             ["-o", "ControlMaster=no", "-o", "BatchMode=yes", "-T"], connection: connection,
             [spec.destination, RemoteInvocation.launcher])
@@ -85,7 +85,7 @@ package final class RemoteHost: Sendable {
     }
 
     /// A session for a job: the open connection carrying the fewest.
-    package func takeSession() -> Int {
+    func takeSession() -> Int {
         sessions.withLock { counts in
             guard let least = counts.indices.min(by: { counts[$0] < counts[$1] }) else { return 0 }
             counts[least] += 1
@@ -93,7 +93,7 @@ package final class RemoteHost: Sendable {
         }
     }
 
-    package func giveBack(session connection: Int) {
+    func giveBack(session connection: Int) {
         sessions.withLock { counts in
             if counts.indices.contains(connection) { counts[connection] -= 1 }
         }

@@ -25,7 +25,7 @@ package enum RemoteInvocation {
     /// `futurerun-cpus=N`, whatever a login shell's start-up files print before it), then reads its
     /// standard input to the end. futurerun holds that open for the whole run (``HeldOpenInput``):
     /// the session, and with it the connection, lasts exactly as long as futurerun does.
-    package static let connectionSession =
+    static let connectionSession =
         "exec /bin/sh -c 'echo futurerun-cpus=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN); exec cat >/dev/null'"
 
     /// The CPU count in a connection's output so far (``connectionSession``), once its line is whole.
@@ -46,7 +46,7 @@ package enum RemoteInvocation {
     ///   - environment: variables to set (value, bytes as they are: a value need not be UTF-8) or
     ///     unset (`nil`) for the job, in order.
     ///   - grace: between the watcher's SIGTERM and SIGKILL.
-    package static func payload(
+    static func payload(
         command: [UInt8], shell: String, environment: [(name: String, value: [UInt8]?)], workingDirectory: [UInt8]?,
         grace: Duration
     ) -> [UInt8] {

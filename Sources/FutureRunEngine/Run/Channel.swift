@@ -8,8 +8,8 @@ import FutureRunModel
 /// job's ticket holds its output, spill files included, which must not outlive its printing.
 package final class Channel<Element: Sendable>: Sendable {
     private struct State {
-        package var items = FIFO<Element>()
-        package var closed = false
+        var items = FIFO<Element>()
+        var closed = false
     }
 
     private let state = Locked(State())
@@ -55,5 +55,5 @@ package final class Channel<Element: Sendable>: Sendable {
 
     package var isFinished: Bool { state.withLock { $0.closed && $0.items.isEmpty } }
 
-    package var isClosed: Bool { state.withLock { $0.closed } }
+    var isClosed: Bool { state.withLock { $0.closed } }
 }

@@ -70,13 +70,13 @@ package final class DependencyGraph: Sendable {
 
     /// Starts none of the jobs still waiting: each ends as not started, at once. The latest first:
     /// a job's dependants have then ended already, so no ending sets off another inside it.
-    package func cancelWaiting() {
+    func cancelWaiting() {
         let futures = waiting.withLock { $0.sorted { $0.key > $1.key }.map(\.value) }
         for future in futures { future.cancel() }
     }
 
     /// The decision for a job with `header` whose prerequisites ended so (in the header's order).
-    package static func decide(_ header: JobHeader, _ endings: [Ending]) -> Decision {
+    static func decide(_ header: JobHeader, _ endings: [Ending]) -> Decision {
         if endings.contains(where: { $0.status == .stopped || $0.status == .notStarted }) { return .notStarted }
         for ending in endings where header.after.contains(ending.name) {
             switch ending.status {

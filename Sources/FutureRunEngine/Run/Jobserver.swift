@@ -72,13 +72,13 @@ package final class Jobserver: Sendable {
 
     /// Whether `MAKEFLAGS` names a jobserver at all: when it does but ``init(makeflags:)`` cannot
     /// reach it, make (before 4.4) has kept it from this recipe, which is not marked `+`.
-    package static func isAnnounced(in makeflags: String?) -> Bool {
+    static func isAnnounced(in makeflags: String?) -> Bool {
         makeflags?.split(separator: " ").contains { $0.hasPrefix("--jobserver-auth=") || $0.hasPrefix("--jobserver-fds=") }
             ?? false
     }
 
     /// Tokens held now (jobs running beyond the implicit one).
-    package var tokens: Int { held.withLock { $0.count } }
+    var tokens: Int { held.withLock { $0.count } }
 
     /// Starts the thread that takes tokens while `wanted()` says more jobs could run; each token
     /// taken is announced with `gained` (to raise the width).
@@ -109,11 +109,11 @@ package final class Jobserver: Sendable {
     }
 
     /// Something changed (jobs queued or finished): the token thread looks again.
-    package func nudge() { wake.signal() }
+    func nudge() { wake.signal() }
 
     /// Gives one token back, if one is held. Returns whether it did.
     @discardableResult
-    package func giveBack() -> Bool {
+    func giveBack() -> Bool {
         guard var token = held.withLock({ $0.popLast() }) else { return false }
         _ = write(writer, &token, 1)
         return true

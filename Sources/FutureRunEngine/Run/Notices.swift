@@ -8,10 +8,10 @@ package final class Notices: Sendable {
 
     package init() {}
 
-    package func post(_ notice: String) { state.withLock { $0.pending.append(notice) } }
+    func post(_ notice: String) { state.withLock { $0.pending.append(notice) } }
 
     /// Posts `notice` unless a notice was posted with this method before.
-    package func postOnce(_ notice: String) {
+    func postOnce(_ notice: String) {
         state.withLock { state in
             guard !state.saidOnce else { return }
             state.saidOnce = true

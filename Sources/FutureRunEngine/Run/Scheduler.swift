@@ -45,10 +45,10 @@ package final class Scheduler: Sendable {
     }
 
     private struct Counters {
-        package var halt: HaltCounter
+        var halt: HaltCounter
         /// Stopped: by the halt policy or by ``stopAll()``.
-        package var halted = false
-        package var running: [Int: (label: String, run: CommandRun, since: ContinuousClock.Instant)] = [:]
+        var halted = false
+        var running: [Int: (label: String, run: CommandRun, since: ContinuousClock.Instant)] = [:]
     }
 
     private let settings: Settings

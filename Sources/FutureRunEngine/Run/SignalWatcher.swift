@@ -26,16 +26,16 @@ import Synchronization
 /// by `-a` blocks `open` until a writer comes): before a run has set its handlers
 /// (``handle(stop:kill:drain:report:)``), a stop signal ends futurerun with 128 + N, nothing having run.
 package enum SignalWatcher {
-    package static let watched: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGTSTP, SIGCONT]
+    static let watched: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGTSTP, SIGCONT]
     private static let received = Atomic<Int32>(0)
     private static let draining = Atomic<Bool>(false)
 
     /// What a run does on each signal (``handle(stop:kill:drain:report:)``).
     private struct Handlers {
-        package let stop: @Sendable (Int32) -> Void
-        package let kill: @Sendable () -> Void
-        package let drain: @Sendable () -> Void
-        package let report: @Sendable () -> Void
+        let stop: @Sendable (Int32) -> Void
+        let kill: @Sendable () -> Void
+        let drain: @Sendable () -> Void
+        let report: @Sendable () -> Void
     }
 
     private static let handlers = Locked<Handlers?>(nil)

@@ -13,7 +13,7 @@ package final class Window: Sendable {
     package init(size: Int) { count = Locked(WindowCount(size: size)) }
 
     /// Takes one place, blocking while there is none.
-    package func acquire() {
+    func acquire() {
         while !count.withLock({ $0.take() }) { wakeUp.wait() }
     }
 

@@ -20,7 +20,7 @@ package enum LeftoverReaping {
     /// nowhere, that waits for the task to end (`tail --pid`) and then ``stop(group:grace:)``s
     /// the task's group (`slurmstepd` makes each task a group leader). A job that leaves nothing
     /// behind costs the watcher's start, never a wait.
-    package static func stepScript(grace: Duration) -> String {
+    static func stepScript(grace: Duration) -> String {
         // Only once tail has seen the task end: a tail without --pid (busybox) stops nothing.
         let watcher = "tail --pid=$0 -s 0.1 -f /dev/null && { " + stop(group: "$0", grace: grace) + "; }"
         return "setsid /bin/sh -c '\(watcher)' $$ </dev/null >/dev/null 2>&1 & exec \"$@\""

@@ -66,7 +66,7 @@ package enum SlurmCluster {
     /// Cancels the steps named `name` still running in job `jobID` (left by a stop whose `srun`
     /// was killed before it could cancel its step), and waits until Slurm no longer lists them
     /// (at most `patience`): when futurerun ends, no step of its is left.
-    package static func cancelSteps(jobID: String, name: String, patience: Duration = .seconds(5)) {
+    static func cancelSteps(jobID: String, name: String, patience: Duration = .seconds(5)) {
         let steps = listSteps(jobID: jobID, name: name)
         guard !steps.isEmpty else { return }
         _ = Command(["scancel", "--quiet"] + steps).run().value

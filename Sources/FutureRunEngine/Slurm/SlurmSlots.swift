@@ -10,12 +10,12 @@ import Glibc
 /// starts another. Steps are not accounted per job.
 package final class SlurmSlots: Sendable {
     private struct Slot {
-        package var worker: CommandRun?
-        package var input: InputPipe?
-        package var frames: SlotFrames
-        package var job: RelayedRun?
+        var worker: CommandRun?
+        var input: InputPipe?
+        var frames: SlotFrames
+        var job: RelayedRun?
         /// When the job started and its `--timeout`, if it has one.
-        package var timeout: (started: ContinuousClock.Instant, limit: Duration)?
+        var timeout: (started: ContinuousClock.Instant, limit: Duration)?
     }
 
     private let allocation: SlurmAllocation
@@ -154,7 +154,7 @@ package enum SlotWorker {
 
     /// The job `command` (`shell -c line`, its environment and directory, its `--timeout` as
     /// `timeout -k GRACE T`) as the loop reads it.
-    package static func payload(_ command: Command) -> [UInt8] {
+    static func payload(_ command: Command) -> [UInt8] {
         var script = JobScript.prelude(
             environment: command.environment.map { ($0.name, Array($0.value.utf8)) },
             workingDirectory: command.workingDirectoryBytes)

@@ -10,7 +10,7 @@ import Glibc
 /// A value read from bytes; tested on byte strings.
 package enum SrunReport {
     /// How much of a step's stderr holds that line.
-    package static let tailLength = 512
+    static let tailLength = 512
 
     /// The signal that ended the task, if the last line of `tail` says one did.
     package static func signal(inTail tail: [UInt8]) -> Int32? {
@@ -28,7 +28,7 @@ package enum SrunReport {
     /// allocation is ending or over (its time limit, a cancel), whatever `squeue` still lists:
     ///
     ///     srun: error: Unable to create step for job 23: Job/step already completing or completed
-    package static func allocationRefusesSteps(inTail tail: [UInt8]) -> Bool {
+    static func allocationRefusesSteps(inTail tail: [UInt8]) -> Bool {
         let text = String(decoding: tail, as: UTF8.self)
         return text.split(separator: "\n").contains { line in
             line.hasPrefix("srun: error: Unable to create step for job ")
@@ -38,7 +38,7 @@ package enum SrunReport {
 
     /// Whether `srun` says Slurm cut the step short — its node failed, or the step or job was
     /// cancelled — whatever its exit status (on a node failure it is 0).
-    package static func stepWasCut(inTail tail: [UInt8]) -> Bool {
+    static func stepWasCut(inTail tail: [UInt8]) -> Bool {
         let text = String(decoding: tail, as: UTF8.self)
         return text.split(separator: "\n").contains { line in
             (line.hasPrefix("srun: error: Node failure on ")) || (line.contains("*** STEP ") && line.contains(" CANCELLED AT "))

@@ -8,8 +8,8 @@ import FutureRunOutput
 /// and the options (``RunConfiguration``), and what those name opened (``RunResources``). Every
 /// problem found on the way is a usage error (exit 255), and nothing has run yet.
 package struct Plan {
-    package let configuration: RunConfiguration
-    package let resources: RunResources
+    let configuration: RunConfiguration
+    let resources: RunResources
 
     /// Gathers the facts, decides, opens: blocks on the file system (``RunFacts/gather(for:)``,
     /// ``RunResources/open(_:facts:)``), never runs a job.
@@ -24,7 +24,7 @@ package struct Plan {
     package var reports: [Report] { resources.reports }
     package var cache: JobCache? { resources.cache }
     /// Said once at the start, in this order: the configuration's, then the selection's.
-    package var startNotices: [String] { configuration.startNotices + resources.startNotices }
+    var startNotices: [String] { configuration.startNotices + resources.startNotices }
 
     /// The launcher of the way the jobs run, its attempts on `engine`, posting its notices to
     /// `notices`.

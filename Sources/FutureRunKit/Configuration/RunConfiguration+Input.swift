@@ -5,7 +5,7 @@ import FutureRunOutput
 
 extension RunConfiguration {
     /// Whether the jobs, arguments or `--pipe`'s input are read from stdin.
-    package static func readsStandardInput(_ source: Options.Source) -> Bool {
+    static func readsStandardInput(_ source: Options.Source) -> Bool {
         switch source {
         case .commandLines(let path), .templateLines(_, let path), .blocks(_, let path): path == nil || path == "-"
         case .commands, .template: false
@@ -14,7 +14,7 @@ extension RunConfiguration {
 
     /// What to say when the jobs, arguments or `--pipe` input would be typed on the terminal (as
     /// GNU parallel warns): what futurerun waits for, how to end it, and what was maybe forgotten.
-    package static func terminalNotice(_ source: Options.Source) -> String {
+    static func terminalNotice(_ source: Options.Source) -> String {
         switch source {
         case .templateLines:
             "reading the template's arguments from the terminal, one per line; end with Ctrl-D "
@@ -28,7 +28,7 @@ extension RunConfiguration {
     }
 
     /// `--memfree SIZE` and `--memsuspend SIZE`: no more than there could ever be (`total`).
-    package static func checkMemorySize(_ reserve: Int, option: String, total: Int) throws(UsageError) {
+    static func checkMemorySize(_ reserve: Int, option: String, total: Int) throws(UsageError) {
         // --memsuspend starts a job only while twice SIZE is free.
         let needed = option == "--memsuspend" ? 2 * reserve : reserve
         guard needed > total else { return }

@@ -29,7 +29,7 @@ extension RunConfiguration {
 
     /// Each running job holds three descriptors (two pipes and a pidfd): the width within what
     /// `ulimit -n` allows, and why, if it was asked for more.
-    package static func capByDescriptorLimit(_ width: Int, requested: Options.Jobs, limit: Int?) -> (Int, String?) {
+    static func capByDescriptorLimit(_ width: Int, requested: Options.Jobs, limit: Int?) -> (Int, String?) {
         guard let limit else { return (width, nil) }
         let fit = max(1, (limit - 64) / 4)
         guard width > fit else { return (width, nil) }
@@ -41,7 +41,7 @@ extension RunConfiguration {
     /// A job is a shell and usually a command: about three processes. Under a low process limit,
     /// the width within what is left of it (the processes are counted only when the limit is near);
     /// `nil` when the limit does not lower it.
-    package static func capByProcessLimit(_ width: Int, requested: Options.Jobs, facts: SystemFacts) -> (Int, String?)? {
+    static func capByProcessLimit(_ width: Int, requested: Options.Jobs, facts: SystemFacts) -> (Int, String?)? {
         guard let allowed = facts.processLimit, allowed < min(width, 1 << 20) * 3 + 256 else { return nil }
         let fit = max(1, (allowed - facts.processesOfUser() - 16) / 3)
         guard width > fit else { return nil }

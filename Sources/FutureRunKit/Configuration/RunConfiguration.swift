@@ -18,7 +18,7 @@ package struct RunConfiguration {
     /// Jobs at once: `-j`, capped by the descriptor and process limits (over hosts: each host's).
     package var width: Int
     /// Said once at the start when the width is lower than asked.
-    package var widthNotice: String?
+    var widthNotice: String?
     /// Over hosts: how many ssh commands may run here at once, within the same limits (`.max`
     /// without hosts: then the width is the limit, and the processes are not counted for it).
     package var runningLimit: Int
@@ -38,7 +38,7 @@ package struct RunConfiguration {
     /// makes the store).
     package var cache: JobCache.Settings?
     /// Said once at the start: the shell chosen for exported functions, input read from a terminal.
-    package var startNotices: [String] = []
+    var startNotices: [String] = []
 
     /// - Throws: what the options ask of the facts that they do not give (a shape GNU's grammar
     ///   means, more memory than there is), or a `--cache-input` template that does not parse.

@@ -14,10 +14,10 @@ package struct RunFacts {
     /// Where the jobs run, prepared (``LaunchKinds``): this machine, the hosts, the allocation.
     package var site: any LaunchSite = LocalSite(jobserver: nil, reach: .none)
     /// `--gnu` without `--shell`: the shell GNU parallel would run the jobs with.
-    package var gnuShell: String?
+    var gnuShell: String?
     /// `--memfree`, `--memsuspend`: the memory there is (the machine's or its cgroup's limit),
     /// if it can be read.
-    package var memoryTotal: Int?
+    var memoryTotal: Int?
 
     package init(system: SystemFacts) { self.system = system }
 }

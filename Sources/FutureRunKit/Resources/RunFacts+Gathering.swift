@@ -9,7 +9,7 @@ extension RunFacts {
     /// Reads what the run's decisions rest on: the machine, `-j FILE`, where the jobs run (the
     /// options of the way asked for checked first: ``LaunchKinds``), the memory. Blocks on the
     /// file system and, under `--slurm`, on `scontrol`. A file that cannot be read is a usage error.
-    package static func gather(for options: Options) throws(UsageError) -> RunFacts {
+    static func gather(for options: Options) throws(UsageError) -> RunFacts {
         try LaunchKinds.check(options)
         var facts = RunFacts(system: .current())
         if case .file(let path) = options.jobs { facts.jobsFile = (path, try readJobsFile(path)) }

@@ -21,7 +21,7 @@ package struct RunResources {
     package let site: any LaunchSite
     /// Said once at the start: the selection's notices (`--shard auto` outside CI, `--resume`'s
     /// skipped lines, `--rerun-failed`'s count), and the shard's.
-    package let startNotices: [String]
+    let startNotices: [String]
 
     /// Opens what `configuration` names. Blocks on the file system. The way the jobs run is
     /// opened last: nothing after it can fail, so what it holds (the hosts' control directory)

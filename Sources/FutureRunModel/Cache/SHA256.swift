@@ -23,7 +23,7 @@ package struct SHA256 {
         return Self.hex(digest)
     }
 
-    package static func hex(_ bytes: [UInt8]) -> String {
+    static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)

@@ -10,11 +10,11 @@ import FutureProcess
 /// `<rerunFailure>`; a job `--cache` replayed has `group="cached"`.
 package enum JUnitFormat {
     package static let footer = Array("</testsuite>\n</testsuites>\n".utf8)
-    package static let openingLines = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+    static let openingLines = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
 
     /// The counts on `<testsuite>`.
     package struct Counts: Equatable {
-        package var tests = 0
+        var tests = 0
         package var failures = 0
         /// Jobs futurerun stopped.
         package var errors = 0
@@ -33,7 +33,7 @@ package enum JUnitFormat {
 
     /// A whole report of `cases` (each job's outcome and the last lines of its output), as the
     /// file holds it at the end of the run.
-    package static func document(
+    static func document(
         _ cases: [(outcome: JobOutcome, stdout: [String], stderr: [String])], suite: String = "futurerun"
     ) -> String {
         var counts = Counts()
@@ -131,7 +131,7 @@ package enum JUnitFormat {
     }
 
     /// An attribute of an XML start tag, unescaped; `nil` if it is not there.
-    package static func attribute(_ name: String, in tag: Substring) -> String? {
+    static func attribute(_ name: String, in tag: Substring) -> String? {
         guard
             let start = tag.firstRange(of: " \(name)=\"") ?? tag.firstRange(of: "\t\(name)=\"")
                 ?? tag.firstRange(of: "\n\(name)=\""),

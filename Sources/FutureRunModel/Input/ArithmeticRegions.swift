@@ -16,7 +16,7 @@
 /// | `let`, `declare`/`typeset`/`local`/`export`/`readonly` with an `-i` flag | to the end |
 /// | `[[`, when an arithmetic test (`-eq` `-ne` `-lt` `-le` `-gt` `-ge`) follows | to the end |
 package struct ArithmeticRegions {
-    package private(set) var regions: [(range: Range<Int>, construct: String)] = []
+    private(set) var regions: [(range: Range<Int>, construct: String)] = []
 
     /// `bytes`: the template with every replacement string's bytes masked (as `_`), so that their
     /// braces count for nothing.
@@ -31,7 +31,7 @@ package struct ArithmeticRegions {
     }
 
     /// The construct around byte `index`, if it is in a region.
-    package func construct(containing index: Int) -> String? {
+    func construct(containing index: Int) -> String? {
         regions.first { $0.range.contains(index) }?.construct
     }
 

@@ -9,7 +9,7 @@ package struct JobHeader: Sendable, Equatable {
     /// Jobs that must have succeeded.
     package var after: [String] = []
     /// Jobs that must have ended, however they ended.
-    package var afterAny: [String] = []
+    var afterAny: [String] = []
 
     /// Every job this one waits for, `after` first.
     package var prerequisites: [String] { after + afterAny }
@@ -44,7 +44,7 @@ package struct JobHeader: Sendable, Equatable {
     /// The header's words at the front of `line` (the `@` word, then `after=` and `after-any=`
     /// words) and the command after them; `nil` when the first word does not start with `@`. Only
     /// the words are looked at, not what they say: a template's header (`@build-{}`) divides so too.
-    package static func divide(_ line: [UInt8]) -> (header: [ArraySlice<UInt8>], command: [UInt8])? {
+    static func divide(_ line: [UInt8]) -> (header: [ArraySlice<UInt8>], command: [UInt8])? {
         var words = Words(line)
         guard let first = words.peek(), first.first == UInt8(ascii: "@") else { return nil }
         var header = [first]
@@ -101,12 +101,12 @@ private struct Words {
     private let line: [UInt8]
     private var position = 0
 
-    package init(_ line: [UInt8]) { self.line = line }
+    init(_ line: [UInt8]) { self.line = line }
 
     private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     /// The next word, not taken.
-    package func peek() -> ArraySlice<UInt8>? {
+    func peek() -> ArraySlice<UInt8>? {
         var start = position
         while start < line.count, Self.isBlank(line[start]) { start += 1 }
         var end = start
@@ -114,11 +114,11 @@ private struct Words {
         return end > start ? line[start..<end] : nil
     }
 
-    package mutating func skip() {
+    mutating func skip() {
         while position < line.count, Self.isBlank(line[position]) { position += 1 }
         while position < line.count, !Self.isBlank(line[position]) { position += 1 }
     }
 
     /// What follows the words taken, without the blanks before it.
-    package var rest: [UInt8] { Array(line[position...].drop(while: Self.isBlank)) }
+    var rest: [UInt8] { Array(line[position...].drop(while: Self.isBlank)) }
 }

@@ -3,19 +3,19 @@ extension JobSource {
     /// What filling keeps between jobs (under the source's lock).
     package struct FillingState {
         /// Arguments read but not yet given to a job, the next one last.
-        package var unread: [Item] = []
+        var unread: [Item] = []
         /// After `-m`/`-X` spread the arguments left at the end of input: how many each job gets.
-        package var perJob: Int?
+        var perJob: Int?
         package var spread = false
     }
 
     /// The bytes a filled command line may take: the command limit less room for the job number
     /// and slot, which are known only when the job is numbered and started.
-    package static var fillLimit: Int { commandLimit - 4096 }
+    static var fillLimit: Int { commandLimit - 4096 }
 
     /// The next job's arguments: as many as fit in ``fillLimit`` (and `-n`), at least one; at the end
     /// of input, with `-m`/`-X`, spread evenly over `spreadOver` jobs as GNU parallel does.
-    package func fillItem(_ state: inout State, number: Int) -> Item? {
+    func fillItem(_ state: inout State, number: Int) -> Item? {
         let template = template!
         var batch: [[UInt8]] = []
         var length = 0

@@ -42,7 +42,7 @@ extension JobSource {
         }
     }
 
-    package func nextItem(_ generator: inout Generator) -> Item? {
+    func nextItem(_ generator: inout Generator) -> Item? {
         switch generator {
         case .commands(let commands, let next):
             guard next < commands.count else { return nil }
@@ -170,7 +170,7 @@ extension JobSource {
     }
 
     /// `template` with `{NAME}` made `{N}` for the Nth of `names` (`--header`).
-    package static func naming(_ template: [UInt8], _ names: [[UInt8]]) -> [UInt8] {
+    static func naming(_ template: [UInt8], _ names: [[UInt8]]) -> [UInt8] {
         var result = template
         for (index, name) in names.enumerated() where !name.isEmpty {
             result = result.replacing(Array("{".utf8) + name + Array("}".utf8), with: Array("{\(index + 1)}".utf8))
@@ -179,7 +179,7 @@ extension JobSource {
     }
 
     /// `template` with each `-I` stand-in made `{}`.
-    package static func replacingStandIn(_ template: [UInt8], _ standIn: [UInt8]?) -> [UInt8] {
+    static func replacingStandIn(_ template: [UInt8], _ standIn: [UInt8]?) -> [UInt8] {
         guard let standIn, !standIn.isEmpty else { return template }
         return template.replacing(standIn, with: Array("{}".utf8))
     }
@@ -196,7 +196,7 @@ extension JobSource {
     }
 
     /// The lists `0..<count` in groups of paired ones: a list in `linked` joins the group before it.
-    package static func pairedGroups(count: Int, linked: Set<Int>) -> [[Int]] {
+    static func pairedGroups(count: Int, linked: Set<Int>) -> [[Int]] {
         var groups: [[Int]] = []
         for list in 0..<count {
             if linked.contains(list), !groups.isEmpty { groups[groups.count - 1].append(list) } else { groups.append([list]) }

@@ -10,10 +10,10 @@ import Glibc
 package final class JobSource: JobOrigin {
     /// The longest command line a job may have: Linux takes at most 128 KiB, its NUL included, as
     /// one argument (MAX_ARG_STRLEN), and a job's line is the one argument after `sh -c`.
-    package static let commandLimit = 128 * 1024 - 1
+    static let commandLimit = 128 * 1024 - 1
     /// The most of one input record held when the template may shorten it (`{.}`, `{/}`, `{//}`)
     /// or splits it into columns, so that only the command built from it is held to the limit.
-    package static let recordLimit = 1 << 30
+    static let recordLimit = 1 << 30
     /// What is kept of a record the command does not use (`--each 'echo {#}'`): its label's worth.
     static let labelLimit = 4096
 
@@ -21,10 +21,10 @@ package final class JobSource: JobOrigin {
     let total = Locked<Int?>(nil)
 
     package struct State {
-        package var produced = 0
+        var produced = 0
         /// Jobs a Perl expression skipped (`skip()`).
         package var skipped = 0
-        package var generator: Generator
+        var generator: Generator
         package var filling = FillingState()
     }
 

@@ -10,7 +10,7 @@ package final class LineReader {
         package var bytes: [UInt8]
         /// Its whole length.
         package var length: Int
-        package var isCut: Bool { length > bytes.count }
+        var isCut: Bool { length > bytes.count }
     }
 
     private let descriptor: Int32

@@ -79,13 +79,13 @@ package final class PerlCoprocess: Sendable, Equatable {
     package static func == (a: PerlCoprocess, b: PerlCoprocess) -> Bool { a === b }
 
     /// Compiles `expression`; why it does not compile, if it does not.
-    package func compile(_ expression: String) -> String? {
+    func compile(_ expression: String) -> String? {
         if case .failed(let why) = ask(header: "c 0 0 0 -1", fields: [Array(expression.utf8)]) { return why }
         return nil
     }
 
     /// `expression` for `arguments[index]` in job `jobNumber`.
-    package func evaluate(_ expression: String, index: Int, of arguments: [[UInt8]], jobNumber: Int) -> Value {
+    func evaluate(_ expression: String, index: Int, of arguments: [[UInt8]], jobNumber: Int) -> Value {
         let value = ask(
             header: "e \(jobNumber) \(arguments.count) \(index) \(total.withLock { $0 })",
             fields: [Array(expression.utf8)] + arguments)
@@ -94,11 +94,11 @@ package final class PerlCoprocess: Sendable, Equatable {
     }
 
     /// What `total_jobs()` says from now on.
-    package func setTotal(_ count: Int?) { total.withLock { $0 = count ?? -1 } }
+    func setTotal(_ count: Int?) { total.withLock { $0 = count ?? -1 } }
 
     /// `.skip` if an expression called `skip()`, `.failed` if one died, since the last call: what
     /// becomes of the job being made (skipped; failed with perl's words).
-    package func takeOutcome() -> Value? {
+    func takeOutcome() -> Value? {
         outcome.withLock { state in
             defer { state = nil }
             return state

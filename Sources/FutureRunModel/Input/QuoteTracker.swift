@@ -9,9 +9,9 @@ package struct QuoteTracker {
     package struct HereDocument: Equatable {
         package var delimiter: [UInt8]
         /// Unquoted WORD: `$`, `` ` `` and `\` are active in the body.
-        package var expands: Bool
+        var expands: Bool
         /// `<<-`: leading tabs are stripped from body lines, the delimiter line included.
-        package var stripsTabs: Bool
+        var stripsTabs: Bool
     }
 
     private enum Frame: Equatable {
@@ -33,7 +33,7 @@ package struct QuoteTracker {
         /// From an unquoted `#` at the start of a word to the end of the line (or backquote).
         case comment
 
-        package var isCode: Bool {
+        var isCode: Bool {
             switch self {
             case .plain, .backquote, .substitution, .parenthesis, .caseClause: true
             default: false
@@ -45,7 +45,7 @@ package struct QuoteTracker {
     private let arithmetic: ArithmeticRegions
     private var stack: [Frame] = [.plain]
     private var pending: [HereDocument] = []
-    package private(set) var isEscaped = false
+    private(set) var isEscaped = false
     /// The byte before was a `$` that no backslash escaped.
     private var afterDollar = false
     /// The byte index up to which a here-document's delimiter word runs (a replacement there

@@ -23,8 +23,8 @@ package enum ShellQuoting {
     /// Where a reference sits: its surroundings, and the backquotes around it, outermost first,
     /// each marked if it opened inside `"..."`.
     package struct Site: Sendable, Equatable {
-        package var surroundings: Surroundings
-        package var backquotes: [Bool] = []
+        var surroundings: Surroundings
+        var backquotes: [Bool] = []
     }
 
     /// Bytes that need no quoting in a plain word.
@@ -58,7 +58,7 @@ package enum ShellQuoting {
     /// A reference to `variable` that expands to its value, unsplit, at `site`. The text is fixed
     /// ASCII with no quote it leaves open, so whatever the real surroundings are, the shell reads
     /// either the value or these bytes as text.
-    package static func reference(to variable: [UInt8], at site: Site) -> [UInt8] {
+    static func reference(to variable: [UInt8], at site: Site) -> [UInt8] {
         let expansion = Array("${".utf8) + variable + [UInt8(ascii: "}")]
         var reference: [UInt8]
         switch site.surroundings {

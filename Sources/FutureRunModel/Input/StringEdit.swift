@@ -137,7 +137,7 @@ package enum StringEdit: Sendable, Hashable {
 
     /// `pattern` with each quantifier outside a bracket made lazy, as GNU parallel's
     /// `make_regexp_ungreedy` does for `{#re}` and `{%re}`.
-    package static func ungreedy(_ pattern: String) -> String {
+    static func ungreedy(_ pattern: String) -> String {
         var result = ""
         var inClass = false
         var escaped = false
@@ -162,7 +162,7 @@ package enum StringEdit: Sendable, Hashable {
     }
 
     /// Whether the pattern compiles: a template with one that does not is refused at the start.
-    package var isValid: Bool {
+    var isValid: Bool {
         guard let pattern else { return true }
         return (try? Regex(pattern)) != nil
     }

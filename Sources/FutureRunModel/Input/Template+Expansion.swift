@@ -1,15 +1,15 @@
 extension Template {
     /// What one job-script variable holds: an argument, transformed.
     private struct VariableKey: Hashable {
-        package let argument: Int
-        package let transform: Transform
+        let argument: Int
+        let transform: Transform
     }
 
     /// The command line for one job: `arguments` (one per list, column or `-n` argument) put in as
     /// quoted words, or as references to variables that a head of assignments sets.
     /// - Parameter firstVariable: the number of the first variable (`_fr1`); filling measures an
     /// argument's cost with the numbers it will have in a long line.
-    package func expand(arguments: [[UInt8]], jobNumber: Int, slot: Int, firstVariable: Int = 1) -> [UInt8] {
+    func expand(arguments: [[UInt8]], jobNumber: Int, slot: Int, firstVariable: Int = 1) -> [UInt8] {
         var head: [UInt8] = []
         var line: [UInt8] = []
         /// The variables assigned so far, by argument and transform, and their numbers.
@@ -106,7 +106,7 @@ extension Template {
     }
 
     /// Whether one of its Perl expressions mentions `word` (such as `total_jobs`).
-    package func perlUses(_ word: String) -> Bool {
+    func perlUses(_ word: String) -> Bool {
         parts.contains { part in
             if case .argument(_, .perl(let expression), _) = part { expression.contains(word) } else { false }
         }

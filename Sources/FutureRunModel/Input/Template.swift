@@ -47,23 +47,23 @@ package struct Template: Sendable, Equatable {
     /// How arguments are appended to a template without replacement strings.
     package let appended: Placement
     /// Whether any replacement string appears (`{#}` and `{%}` too); if none, the arguments are appended.
-    package let hasReplacement: Bool
+    let hasReplacement: Bool
     /// Whether an argument is part of it (not only `{#}` or `{%}`).
-    package var usesArguments: Bool { parts.contains { if case .argument = $0 { true } else { false } } }
+    var usesArguments: Bool { parts.contains { if case .argument = $0 { true } else { false } } }
     /// Whether the job's slot is part of the command line (`{%}`).
-    package let usesSlot: Bool
+    let usesSlot: Bool
     /// Whether every argument appears whole in the command line (`{}`, or appended), and whether
     /// the first does (`{1}` too): then a command built from an argument longer than a command may
     /// be is too long as well, and input need not keep more of such an argument.
-    package let holdsEveryArgumentWhole: Bool
-    package let holdsFirstArgumentWhole: Bool
+    let holdsEveryArgumentWhole: Bool
+    let holdsFirstArgumentWhole: Bool
     /// The highest `{N}` used (0 if none).
-    package let highestList: Int
+    let highestList: Int
     /// How many variables each argument of `{}` is assigned to (one per transform it is referenced with).
-    package let variablesPerArgument: Int
+    let variablesPerArgument: Int
     /// `-X`: the runs of ``parts`` that make a word holding a replacement string, each repeated
     /// once per argument (empty otherwise).
-    package let repeatedWords: [Range<Int>]
+    let repeatedWords: [Range<Int>]
     /// The run's perl, when a replacement is a Perl expression.
     package let perl: PerlCoprocess?
 
@@ -282,7 +282,7 @@ package struct Template: Sendable, Equatable {
     }
 
     /// Whether a replacement string (with `--plus`'s, as GNU parallel reads them) starts at `start`.
-    package static func isReplacement(in bytes: [UInt8], at start: Int) -> Bool {
+    static func isReplacement(in bytes: [UInt8], at start: Int) -> Bool {
         replacement(in: bytes, at: start, plus: true) != nil
     }
 

@@ -25,7 +25,7 @@ package struct Job: Sendable {
 
     /// The most of a name kept, so that `FUTURERUN_NAME` stays far below what one environment
     /// string may hold (128 KiB).
-    package static let nameLimit = 64 * 1024
+    static let nameLimit = 64 * 1024
 
     /// What `--tag` puts before each of its lines: the `--tagstring` made for it, else its whole name.
     package var tag: String { tagString ?? name }
@@ -51,7 +51,7 @@ package struct Job: Sendable {
     }
 
     /// At most 48 characters, on one line.
-    package static func shorten(_ text: String) -> String {
+    static func shorten(_ text: String) -> String {
         // The common case, short ASCII without line breaks, needs no Unicode walk.
         let bytes = text.utf8
         if bytes.count <= 48, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) { return text }

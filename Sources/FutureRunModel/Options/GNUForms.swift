@@ -158,7 +158,7 @@ package enum GNUForms {
 
     /// Whether `command` holds a replacement string outside single quotes, other than one of
     /// `find -exec` or `xargs -I`.
-    package static func holdsReplacementString(_ command: [UInt8]) -> Bool {
+    static func holdsReplacementString(_ command: [UInt8]) -> Bool {
         let words = command.split { $0 == 0x20 || $0 == 0x09 }.map { String(decoding: $0, as: UTF8.self) }
         if words.contains("find"), words.contains(where: { ["-exec", "-execdir", "-ok", "-okdir"].contains($0) }) {
             return false
@@ -183,7 +183,7 @@ package enum GNUForms {
     /// The GNU parallel replacement strings a template may hold that futurerun does not do: a Perl
     /// expression `{= … =}` outside GNU's grammar (`perl`), and `--plus`'s strings: without `--plus` any
     /// of them (as GNU parallel leaves them), with it those futurerun does not do.
-    package static func templateRefusal(_ bytes: [UInt8], plus: Bool = false, perl: Bool = false) -> UsageError? {
+    static func templateRefusal(_ bytes: [UInt8], plus: Bool = false, perl: Bool = false) -> UsageError? {
         let text = String(decoding: bytes, as: UTF8.self)
         if !perl, let open = text.firstRange(of: "{="), text[open.upperBound...].contains("=}") {
             return .gnuForm(

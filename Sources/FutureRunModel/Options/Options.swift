@@ -83,7 +83,7 @@ package struct Options: Sendable, Equatable {
     package var endMarker: [UInt8]?
 
     /// The byte that ends an input record: `-d`'s, NUL with `-0`, else newline.
-    package var recordSeparator: UInt8 { delimiter ?? (nullSeparated ? 0 : 0x0A) }
+    var recordSeparator: UInt8 { delimiter ?? (nullSeparated ? 0 : 0x0A) }
     package var link = false
     /// `--trim`: blanks trimmed around each argument or column; `nil`: GNU parallel's default
     /// (both with `--colsep`, else none).

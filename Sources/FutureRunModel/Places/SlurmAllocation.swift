@@ -88,7 +88,7 @@ package struct SlurmAllocation: Sendable, Equatable {
     }
 
     /// `SLURM_JOB_CPUS_PER_NODE`: `4(x2),2` is 4, 4, 2.
-    package static func cpusPerNode(_ text: String) -> [Int]? {
+    static func cpusPerNode(_ text: String) -> [Int]? {
         var counts: [Int] = []
         for part in text.split(separator: ",") {
             if let open = part.firstIndex(of: "(") {

@@ -33,7 +33,7 @@ package struct RerunList: Sendable, Equatable {
 
     /// The names of the testcases of a JUnit report that did not pass: each `<testcase>` holding a
     /// `<failure>`, `<error>` or `<skipped>` (a flaky one's `<flakyFailure>` is a pass).
-    package static func junitFailures(_ text: String) -> [String] {
+    static func junitFailures(_ text: String) -> [String] {
         var failed: [String] = []
         for piece in text.split(separator: "<testcase").dropFirst() where piece.first?.isWhitespace == true {
             let tag = piece.prefix { $0 != ">" }

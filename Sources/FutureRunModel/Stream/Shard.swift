@@ -33,7 +33,7 @@ package struct Shard: Sendable, Equatable {
 
     /// The node variables `--shard auto` reads, in this order: (index, total, whether the index is
     /// 1-based). A total of `nil`: the system does not pass one, `--shard auto/N` gives it.
-    package static let ciVariables: [(index: String, total: String?, oneBased: Bool)] = [
+    static let ciVariables: [(index: String, total: String?, oneBased: Bool)] = [
         ("CI_NODE_INDEX", "CI_NODE_TOTAL", true),  // GitLab parallel:
         ("CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", false),  // CircleCI parallelism
         ("BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", false),  // Buildkite parallelism
@@ -47,7 +47,7 @@ package struct Shard: Sendable, Equatable {
     ]
 
     /// Slurm's array variables besides the index and count.
-    package static let slurmArrayVariables = ["SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP"]
+    static let slurmArrayVariables = ["SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP"]
 
     /// The shard the environment names, the first system's that is set; `nil` with none. `count`:
     /// the N of `--shard auto/N`, for the systems that pass no total (and checked against those
@@ -108,7 +108,7 @@ package struct ShardGroup: Equatable {
 package enum ShardPlan {
     /// The shard (1-based) of each group, in the groups' order, and the expected seconds of the
     /// shards that got any (a shard not there expects none).
-    package static func assign(_ groups: [ShardGroup], shards: Int, balanced: Bool) -> (shards: [Int], expected: [Int: Double]) {
+    static func assign(_ groups: [ShardGroup], shards: Int, balanced: Bool) -> (shards: [Int], expected: [Int: Double]) {
         var load: [Int: Double] = [:]
         var assigned = [Int](repeating: 0, count: groups.count)
         if !balanced {

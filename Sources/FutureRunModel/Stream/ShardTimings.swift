@@ -2,8 +2,8 @@
 /// `--junit` (concatenated shard joblogs too), by job name and by command, through each format's
 /// own reader (``JobLogFormat``, ``JSONLinesFormat``, ``JUnitFormat``).
 package struct ShardTimings: Sendable, Equatable {
-    package private(set) var byName: [String: Double] = [:]
-    package private(set) var byCommand: [String: Double] = [:]
+    private(set) var byName: [String: Double] = [:]
+    private(set) var byCommand: [String: Double] = [:]
     /// Records read, and records left out (not a finite, non-negative time).
     package private(set) var used = 0
     package private(set) var skipped = 0

@@ -5,10 +5,10 @@ import Glibc
 /// Bourne-family shells are taken (the quoting model holds in them); a csh or fish in their place
 /// is passed over.
 package enum GNUShell {
-    package static let bourneFamily: Set<String> = ["sh", "dash", "bash", "zsh", "ksh", "ksh93", "mksh", "ash", "yash"]
+    static let bourneFamily: Set<String> = ["sh", "dash", "bash", "zsh", "ksh", "ksh93", "mksh", "ash", "yash"]
 
     /// The first of the candidates that is a Bourne-family shell, else `/bin/sh`.
-    package static func choose(parallelShell: String?, parent: String?, loginShell: String?) -> String {
+    static func choose(parallelShell: String?, parent: String?, loginShell: String?) -> String {
         for candidate in [parallelShell, parent, loginShell].compactMap({ $0 }) where !candidate.isEmpty {
             let name = candidate.split(separator: "/").last.map(String.init) ?? candidate
             if bourneFamily.contains(name) { return candidate }
@@ -27,7 +27,7 @@ package enum GNUShell {
     }
 
     /// Whether the environment holds a function bash exported (`export -f`: `BASH_FUNC_name%%`).
-    package static func bashFunctionsExported() -> Bool { !exportedFunctions().isEmpty }
+    static func bashFunctionsExported() -> Bool { !exportedFunctions().isEmpty }
 
     /// The names of the functions bash exported into this process's environment.
     package static func exportedFunctions() -> [String] {

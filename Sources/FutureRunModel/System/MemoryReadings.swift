@@ -11,10 +11,10 @@ package struct MemoryReadings: Equatable {
     }
 
     /// `MemAvailable` and `MemTotal`, in bytes.
-    package var machineAvailable: Int
-    package var machineTotal: Int
+    var machineAvailable: Int
+    var machineTotal: Int
     /// From futurerun's cgroup up.
-    package var levels: [Level] = []
+    var levels: [Level] = []
 
     /// The memory a job may still take: the least of the machine's and every level's headroom.
     package var available: Int {
@@ -26,7 +26,7 @@ package struct MemoryReadings: Equatable {
 
     /// `MemAvailable` and `MemTotal` of `/proc/meminfo`'s text, in bytes (the other lines are not
     /// parsed: this is read at every job's end).
-    package static func meminfo(_ text: String) -> (available: Int, total: Int)? {
+    static func meminfo(_ text: String) -> (available: Int, total: Int)? {
         func kilobytes(_ key: String) -> Int? {
             guard let found = text.utf8.firstRange(of: key.utf8) else { return nil }
             let digits = text.utf8[found.upperBound...].drop { $0 == 0x20 }.prefix { (0x30...0x39).contains($0) }
@@ -39,7 +39,7 @@ package struct MemoryReadings: Equatable {
     /// The directories of futurerun's memory cgroup, its own first, then each parent up to the
     /// mount: from `/proc/self/cgroup` and `/proc/self/mountinfo`. Version 1's memory controller if
     /// it is mounted, else version 2's hierarchy.
-    package static func cgroupDirectories(cgroup: String, mountinfo: String) -> [(path: String, version: Int)] {
+    static func cgroupDirectories(cgroup: String, mountinfo: String) -> [(path: String, version: Int)] {
         var mounts: [(point: String, root: String, version: Int)] = []
         for line in mountinfo.split(separator: "\n") {
             let halves = line.split(separator: " - ", maxSplits: 1)
@@ -76,12 +76,12 @@ package struct MemoryReadings: Equatable {
     }
 
     /// A level's two files, by cgroup version: what it uses and its limit.
-    package static func fileNames(version: Int) -> (usage: String, limit: String) {
+    static func fileNames(version: Int) -> (usage: String, limit: String) {
         version == 2 ? ("memory.current", "memory.max") : ("memory.usage_in_bytes", "memory.limit_in_bytes")
     }
 
     /// One level from its directory's files: `read(name)` is a file's text, `nil` if missing.
-    package static func level(version: Int, read: (String) -> String?) -> Level? {
+    static func level(version: Int, read: (String) -> String?) -> Level? {
         func number(_ name: String) -> Int? { read(name).flatMap { Int($0.filter { !$0.isWhitespace }) } }
         let names = fileNames(version: version)
         guard let usage = number(names.usage) else { return nil }

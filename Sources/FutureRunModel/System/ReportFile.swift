@@ -199,8 +199,8 @@ extension String {
 
 /// A file as the file system knows it (device and inode); `nil` where nothing exists yet.
 package struct FileIdentity: Equatable {
-    package let device: UInt64
-    package let inode: UInt64
+    let device: UInt64
+    let inode: UInt64
 
     package init?(_ path: String) {
         var info = stat()

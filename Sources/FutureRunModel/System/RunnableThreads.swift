@@ -40,10 +40,10 @@ package enum RunnableThreads {
         return fields.count > 6 ? fields : nil
     }
 
-    package static func isKernelThread(_ fields: [Substring]) -> Bool { (Int(fields[6]) ?? 0) & kernelThread != 0 }
+    static func isKernelThread(_ fields: [Substring]) -> Bool { (Int(fields[6]) ?? 0) & kernelThread != 0 }
 
     /// Runs or waits for the CPU (R) or a disk (D), as GNU parallel counts.
-    package static func isBusy(_ fields: [Substring]) -> Bool { fields[0] == "R" || fields[0] == "D" }
+    static func isBusy(_ fields: [Substring]) -> Bool { fields[0] == "R" || fields[0] == "D" }
 
     private static func read(_ path: String) -> String? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

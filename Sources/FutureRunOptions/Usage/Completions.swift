@@ -81,7 +81,7 @@ package enum Completions {
             """
     }
 
-    package static var fish: String {
+    static var fish: String {
         var lines = ["# fish completion for futurerun: \(banner)"]
         for declaration in OptionDeclaration.all {
             var line = "complete -c futurerun"

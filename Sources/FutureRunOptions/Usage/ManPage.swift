@@ -3,12 +3,12 @@ import FutureRunModel
 /// The man page's OPTIONS section, rendered from ``OptionDeclaration/all`` into roff. The rest of
 /// docs/futurerun.1 is written by hand; this part sits between its two `generated` markers.
 package enum ManPage {
-    package static let beginMarker =
+    static let beginMarker =
         #".\" BEGIN OPTIONS: generated from the option table by 'make generate'; edit OptionTable.swift"#
     package static let endMarker = #".\" END OPTIONS"#
 
     /// The OPTIONS section, markers included.
-    package static var optionsSection: String {
+    static var optionsSection: String {
         var roff = beginMarker + "\n.SH OPTIONS\n"
         for section in OptionDeclaration.Section.allCases {
             roff += ".SS \(section.rawValue)\n"
@@ -21,7 +21,7 @@ package enum ManPage {
 
     /// `docs/futurerun.1` as it should be: `page` with its OPTIONS section rendered anew and the
     /// version of its `.TH` header line that of ``Help/version``.
-    package static func updating(_ page: String) -> String? {
+    static func updating(_ page: String) -> String? {
         guard let begin = page.firstRange(of: beginMarker), let end = page.firstRange(of: endMarker + "\n") else { return nil }
         let rendered = String(page[..<begin.lowerBound]) + optionsSection + String(page[end.upperBound...])
         var lines = rendered.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

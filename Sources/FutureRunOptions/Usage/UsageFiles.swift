@@ -5,11 +5,11 @@ import Glibc
 /// `make generate` writes (``write(root:)``) and what a test compares with the tree (``stale(root:)``).
 public enum UsageFiles {
     /// The man page, whose OPTIONS section is rendered into the hand-written rest.
-    package static let manPage = "docs/futurerun.1"
+    static let manPage = "docs/futurerun.1"
 
     /// Every rendered file with its contents as they should be; `nil` when the man page cannot be
     /// read or lacks its OPTIONS markers. Blocks on the file system.
-    package static func rendered(root: String) -> [(path: String, contents: String)]? {
+    static func rendered(root: String) -> [(path: String, contents: String)]? {
         guard let page = TextFile.read(root + "/" + manPage), let updated = ManPage.updating(page) else { return nil }
         return [
             ("completions/futurerun.bash", Completions.bash),
@@ -20,7 +20,7 @@ public enum UsageFiles {
     }
 
     /// The paths whose checked-in contents differ from what the table renders.
-    package static func stale(root: String) -> [String] {
+    static func stale(root: String) -> [String] {
         guard let files = rendered(root: root) else { return [manPage] }
         return files.filter { TextFile.read(root + "/" + $0.path) != $0.contents }.map(\.path)
     }

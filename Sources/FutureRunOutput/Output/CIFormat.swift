@@ -32,7 +32,7 @@ package enum CIFormat: Sendable, Equatable {
 
     /// The line opening a finished job's group: its title says how it ended. A GitLab section
     /// starts at the job's own start time and a failed one is expanded.
-    package func groupStart(_ outcome: JobOutcome) -> String? {
+    func groupStart(_ outcome: JobOutcome) -> String? {
         let label = SafeText.sanitize(outcome.job.label)
         let mark: String =
             switch outcome.status {
@@ -53,7 +53,7 @@ package enum CIFormat: Sendable, Equatable {
     }
 
     /// The line closing the group ``groupStart(_:)`` opened; a GitLab section ends at the job's end.
-    package func groupEnd(_ outcome: JobOutcome) -> String? {
+    func groupEnd(_ outcome: JobOutcome) -> String? {
         switch self {
         case .none: return nil
         case .github: return "::endgroup::"
@@ -65,11 +65,11 @@ package enum CIFormat: Sendable, Equatable {
 
     /// GitHub's `::stop-commands::` pair around job output: no workflow command in between is
     /// obeyed until the token is written back. `nil` elsewhere.
-    package func stopCommands(token: String) -> (stop: String, resume: String)? {
+    func stopCommands(token: String) -> (stop: String, resume: String)? {
         self == .github ? ("::stop-commands::" + token, "::" + token + "::") : nil
     }
 
-    package func failureAnnotation(_ outcome: JobOutcome) -> String? {
+    func failureAnnotation(_ outcome: JobOutcome) -> String? {
         guard self == .github else { return nil }
         let detail: String =
             switch outcome.status {
@@ -83,14 +83,14 @@ package enum CIFormat: Sendable, Equatable {
     }
 
     /// A token no job can guess, for ``stopCommands(token:)``.
-    package static func randomToken() -> String {
+    static func randomToken() -> String {
         (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
     }
 }
 
 extension String {
     /// GitHub workflow-command escaping of `%`, CR and LF.
-    package func replacingPercentEncoding() -> String {
+    func replacingPercentEncoding() -> String {
         var out = ""
         for character in self {
             switch character {

@@ -23,7 +23,7 @@ package final class Console {
     private var progressShown = false
     /// The last byte on the shared line was not a newline: a job's line is unfinished.
     private var lineOpen = false
-    package private(set) var lastWrite = ContinuousClock.now
+    private(set) var lastWrite = ContinuousClock.now
 
     package init(out: StandardStream, err: StandardStream, style: Style, progress: Bool) {
         self.out = out
@@ -43,7 +43,7 @@ package final class Console {
     }
 
     /// A job's stdout bytes.
-    package func jobOutput(_ bytes: [UInt8]) throws(OutputError) {
+    func jobOutput(_ bytes: [UInt8]) throws(OutputError) {
         guard !bytes.isEmpty else { return }
         if stdoutSharesLine { try clearProgress() }
         try out.write(bytes)
@@ -52,7 +52,7 @@ package final class Console {
     }
 
     /// A job's stderr bytes.
-    package func jobError(_ bytes: [UInt8]) throws(OutputError) {
+    func jobError(_ bytes: [UInt8]) throws(OutputError) {
         guard !bytes.isEmpty else { return }
         try clearProgress()
         try err.write(bytes)
@@ -69,7 +69,7 @@ package final class Console {
     }
 
     /// `line` cut to the terminal's width (nothing is cut off a terminal).
-    package func fitted(_ line: String) -> String {
+    func fitted(_ line: String) -> String {
         guard let width else { return line }
         return Style.truncate(line, toVisible: width - 1)
     }
@@ -82,7 +82,7 @@ package final class Console {
         progressShown = true
     }
 
-    package func clearProgress() throws(OutputError) {
+    func clearProgress() throws(OutputError) {
         guard progressShown else { return }
         progressShown = false
         try err.write("\r\u{1B}[K")

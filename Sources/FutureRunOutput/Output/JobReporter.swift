@@ -72,7 +72,7 @@ package final class JobReporter {
 
     /// Before a job's bytes: `-v` shows its command; CI formats open a group for a `finished` job
     /// (a job streamed live gets none: the group's title tells how it ended).
-    package func beginBlock(_ job: Job, commandLine: String, finished outcome: JobOutcome?) throws(OutputError) {
+    func beginBlock(_ job: Job, commandLine: String, finished outcome: JobOutcome?) throws(OutputError) {
         if let outcome, let group = settings.ci.groupStart(outcome) {
             try marker(group)
             groupOpen = true
@@ -160,7 +160,7 @@ package final class JobReporter {
 
     /// Called about once a second while waiting: redraws progress; in CI, after 30 s of silence,
     /// says what is still running.
-    package func tick() throws(OutputError) {
+    func tick() throws(OutputError) {
         try sayNotices()
         try drawProgress()
         guard settings.heartbeat else { return }

@@ -11,10 +11,10 @@ import FutureRunModel
 /// Runs on the main thread.
 package final class LivePrinter {
     private final class Active {
-        package let ticket: JobTicket
-        package var streams: (out: CapturedOutput, err: CapturedOutput)?
-        package var partial: (out: [UInt8], err: [UInt8]) = ([], [])
-        package init(ticket: JobTicket) { self.ticket = ticket }
+        let ticket: JobTicket
+        var streams: (out: CapturedOutput, err: CapturedOutput)?
+        var partial: (out: [UInt8], err: [UInt8]) = ([], [])
+        init(ticket: JobTicket) { self.ticket = ticket }
     }
 
     private let scheduler: Scheduler

@@ -20,14 +20,14 @@ package struct Style: Sendable {
         }
     }
 
-    package func green(_ text: String) -> String { paint(text, "32") }
-    package func red(_ text: String) -> String { paint(text, "31") }
-    package func yellow(_ text: String) -> String { paint(text, "33") }
-    package func dim(_ text: String) -> String { paint(text, "2") }
+    func green(_ text: String) -> String { paint(text, "32") }
+    func red(_ text: String) -> String { paint(text, "31") }
+    func yellow(_ text: String) -> String { paint(text, "33") }
+    func dim(_ text: String) -> String { paint(text, "2") }
     package func bold(_ text: String) -> String { paint(text, "1") }
 
     /// A color from a small palette, picked by job number (for `--live` prefixes).
-    package func palette(_ text: String, index: Int) -> String {
+    func palette(_ text: String, index: Int) -> String {
         let codes = ["36", "35", "34", "33", "32", "96", "95", "94"]
         return paint(text, codes[index % codes.count])
     }
@@ -37,7 +37,7 @@ package struct Style: Sendable {
     }
 
     /// How many characters of `text` show (color sequences `ESC [ ... letter` do not).
-    package static func visibleCount(_ text: String) -> Int {
+    static func visibleCount(_ text: String) -> Int {
         var inEscape = false
         return text.reduce(into: 0) { count, character in
             if character == "\u{1B}" {
@@ -52,7 +52,7 @@ package struct Style: Sendable {
 
     /// `text` cut to at most `limit` visible characters (color sequences do not count), its end
     /// marked `…` when cut; a color open at the cut is closed.
-    package static func truncate(_ text: String, toVisible limit: Int) -> String {
+    static func truncate(_ text: String, toVisible limit: Int) -> String {
         guard limit > 0 else { return "" }
         guard visibleCount(text) > limit else { return text }
         var visible = 0

@@ -40,7 +40,7 @@ package struct TailKeeper {
 
     /// ``text``, after a first line that says how many lines came before, if some did: what a
     /// report shows of a long output, so that a cut one is not taken for a whole one.
-    package var markedText: [String] {
+    var markedText: [String] {
         dropped == 0 ? text : ["[… \(dropped) earlier line\(dropped == 1 ? "" : "s") not kept …]"] + text
     }
 

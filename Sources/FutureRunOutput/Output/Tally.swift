@@ -13,14 +13,14 @@ package struct Tally: Sendable {
     /// Jobs replayed from the cache (`--cache`), and jobs that passed after failing (`--retries`).
     package private(set) var cached = 0
     package private(set) var flaky = 0
-    package private(set) var jobTime: Duration = .zero
+    private(set) var jobTime: Duration = .zero
     /// The slowest jobs, slowest first (at most 3).
-    package private(set) var slowest: [(label: String, time: Duration)] = []
+    private(set) var slowest: [(label: String, time: Duration)] = []
     /// Admission at work (`--memfree`, `--memsuspend`, `--load`): time jobs waited to start, by
     /// what held them; stops and requeues; suspensions.
     package private(set) var waited: [String: Duration] = [:]
     package private(set) var requeued = 0
-    package private(set) var suspendedJobs = 0
+    private(set) var suspendedJobs = 0
     package private(set) var suspended: Duration = .zero
 
     package init() {}

@@ -39,7 +39,7 @@ package final class GNUResults: Report {
     }
 
     /// The layout GNU parallel picks for `path`: a table by its extension, else a folder tree.
-    package static func layout(of path: String) -> Layout {
+    static func layout(of path: String) -> Layout {
         if path.hasSuffix(".csv") { return .table(.csv) }
         if path.hasSuffix(".tsv") { return .table(.tsv) }
         if path.hasSuffix(".json") { return .table(.json) }
@@ -48,7 +48,7 @@ package final class GNUResults: Report {
 
     /// An argument as GNU parallel names its folder: `+` as `++`, `/` as `+z`; the empty string,
     /// `.` and `..` as `+m`, `+_` and `+__`.
-    package static func folderName(_ argument: [UInt8]) -> [UInt8] {
+    static func folderName(_ argument: [UInt8]) -> [UInt8] {
         switch argument {
         case []: return Array("+m".utf8)
         case [0x2E]: return Array("+_".utf8)

@@ -38,10 +38,10 @@ package final class StepSummary: Report {
 
     /// GitHub takes at most 1 MiB of a step's summary: the Markdown stays below this, whatever the
     /// run, dropping table rows and then failed jobs' tails (each said) once it would pass it.
-    package static let budget = 1_000_000
+    static let budget = 1_000_000
 
     /// The table and the failed jobs' last lines, as Markdown, within ``budget`` bytes.
-    package static func markdown(
+    static func markdown(
         rows: [(number: Int, label: String, status: String, time: String)], failed: [(label: String, lines: [String])],
         tally: Tally
     )
@@ -94,7 +94,7 @@ package final class StepSummary: Report {
     /// Text that GitHub shows as it is, in a table cell or in HTML: control characters made
     /// visible, and every ASCII punctuation mark a numeric character reference, so that no
     /// Markdown, HTML, link, image, mention or table syntax can form from it.
-    package static func plainText(_ text: String) -> String {
+    static func plainText(_ text: String) -> String {
         var plain = ""
         for scalar in SafeText.sanitize(text).unicodeScalars {
             let isPlain = scalar == " " || scalar.properties.isAlphabetic || scalar.properties.numericType != nil

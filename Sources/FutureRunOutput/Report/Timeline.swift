@@ -78,10 +78,10 @@ package final class Timeline: Report {
     }
 
     /// The most of a command a tooltip shows, in bytes.
-    package static let commandBudget = 1000
+    static let commandBudget = 1000
 
     /// `bytes` as text, cut to `budget` bytes (at a character boundary) with `…` when longer.
-    package static func shortened(_ bytes: [UInt8], to budget: Int) -> String {
+    static func shortened(_ bytes: [UInt8], to budget: Int) -> String {
         guard bytes.count > budget else { return String(decoding: bytes, as: UTF8.self) }
         var end = budget
         while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }

@@ -41,14 +41,14 @@ package enum TimelineDrawing {
         package var end: Double { start + wall }
     }
 
-    package static let plotWidth = 1000.0
+    static let plotWidth = 1000.0
     package static let left = 64.0
-    package static let rowHeight = 26.0
+    static let rowHeight = 26.0
     package static let top = 56.0
 
     /// The chain of jobs that set the run's length (indices into `bars`): from the bar that ended
     /// last, back through the prerequisite whose end let each start. Empty without a graph.
-    package static func criticalPath(_ bars: [Bar], headers: [Int: JobHeader]) -> [Int] {
+    static func criticalPath(_ bars: [Bar], headers: [Int: JobHeader]) -> [Int] {
         guard !headers.isEmpty, let last = bars.indices.max(by: { bars[$0].end < bars[$1].end }) else { return [] }
         // The last attempt of each job, by name.
         var lastAttempt: [String: Int] = [:]
@@ -178,7 +178,7 @@ package enum TimelineDrawing {
     }
 
     /// Axis ticks (seconds from the start): 1, 2 or 5 × a power of ten, four to ten of them.
-    package static func ticks(span: Double) -> [Double] {
+    static func ticks(span: Double) -> [Double] {
         var step = 0.001
         while span / step > 10 {
             for factor in [2.0, 2.5, 2.0] where span / step > 10 { step *= factor }

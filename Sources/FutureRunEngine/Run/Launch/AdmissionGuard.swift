@@ -14,7 +14,7 @@ package final class AdmissionGuard: Sendable {
     /// The rules given.
     package struct Rules: Sendable {
         package var memoryFree: MemoryAdmission?
-        package var suspension: MemorySuspension?
+        var suspension: MemorySuspension?
         package var load: LoadAdmission?
 
         package init(memoryFree: MemoryAdmission? = nil, suspension: MemorySuspension? = nil, load: LoadAdmission? = nil) {
@@ -25,32 +25,32 @@ package final class AdmissionGuard: Sendable {
     }
 
     private struct Started {
-        package let slot: Int
+        let slot: Int
         /// Known once the process is spawned, for stopping, suspending or resuming it.
-        package var run: CommandRun?
-        package let since: ContinuousClock.Instant
+        var run: CommandRun?
+        let since: ContinuousClock.Instant
     }
 
     private struct State {
-        package var running: [Started] = []
+        var running: [Started] = []
         /// Slots whose job the guard stopped.
-        package var evicted: Set<Int> = []
-        package var stoppedAny = false
+        var evicted: Set<Int> = []
+        var stoppedAny = false
         /// Slots whose job is suspended, and since when.
-        package var suspended: [Int: ContinuousClock.Instant] = [:]
+        var suspended: [Int: ContinuousClock.Instant] = [:]
         /// Each running job's admission times so far, by slot; an ended job's until asked for.
-        package var times: [Int: AdmissionTimes] = [:]
+        var times: [Int: AdmissionTimes] = [:]
         /// Since when admission holds back a job that `-j` would start, and for what.
-        package var heldSince: ContinuousClock.Instant?
-        package var heldFor = ""
+        var heldSince: ContinuousClock.Instant?
+        var heldFor = ""
         /// Time held since the last start, before `heldSince`: the next job to start waited it.
-        package var heldBefore: Duration = .zero
+        var heldBefore: Duration = .zero
         /// The run has been told once that admission holds jobs back.
-        package var saidWaiting = false
+        var saidWaiting = false
         /// The last memory reading: a start is counted against it (its claim) without reading again.
-        package var lastReadings: MemoryReadings?
-        package var ticking = false
-        package var closed = false
+        var lastReadings: MemoryReadings?
+        var ticking = false
+        var closed = false
     }
 
     private let rules: Rules
@@ -227,7 +227,7 @@ package final class AdmissionGuard: Sendable {
     }
 
     /// What admission cost the job that ended in `slot`; asked once, before the slot is given again.
-    package func takeTimes(slot: Int) -> AdmissionTimes {
+    func takeTimes(slot: Int) -> AdmissionTimes {
         state.withLock { $0.times.removeValue(forKey: slot) } ?? .none
     }
 

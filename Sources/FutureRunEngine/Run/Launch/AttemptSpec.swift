@@ -27,7 +27,7 @@ package struct AttemptSpec: Sendable {
     }
 
     /// The command that runs it on this machine: its words exec'd, or its line in its shell.
-    package var localCommand: Command {
+    var localCommand: Command {
         var command = words.map { Command(bytes: $0) } ?? Command.shell(bytes: line, shell: shell)
         command.environment = environment
         command.workingDirectoryBytes = workingDirectory

@@ -17,7 +17,7 @@ import Glibc
 package struct DirectExec: Sendable {
     /// The names a word must not have to be run directly: the shell's keywords and builtins
     /// (dash's and bash's), and the functions the environment exports to bash.
-    package let shellNames: Set<String>
+    let shellNames: Set<String>
     private let programs = ProgramFinder()
 
     package init(exportedFunctions: some Sequence<String> = []) {
@@ -44,7 +44,7 @@ package struct DirectExec: Sendable {
 
     /// Whether the command name `name` runs a program found in `PATH` (or by its path): not one
     /// of the shell's own names, and a file the kernel runs.
-    package func runsProgram(_ name: [UInt8]) -> Bool {
+    func runsProgram(_ name: [UInt8]) -> Bool {
         guard let text = String(validating: name, as: UTF8.self), !shellNames.contains(text) else { return false }
         return programs.canRun(name)
     }
@@ -96,7 +96,7 @@ package struct DirectExec: Sendable {
     }
 
     /// dash's and bash's reserved words and builtins.
-    package static let keywordsAndBuiltins: Set<String> = [
+    static let keywordsAndBuiltins: Set<String> = [
         "!", "[[", "]]", "{", "}", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if",
         "in", "select", "then", "time", "until", "while", ".", ":", "[", "alias", "bg", "bind", "break", "builtin",
         "caller", "cd", "command", "compgen", "complete", "compopt", "continue", "declare", "dirs", "disown", "echo",
@@ -112,7 +112,7 @@ package struct DirectExec: Sendable {
 private final class ProgramFinder: Sendable {
     private let found = Locked<[[UInt8]: Bool]>([:])
 
-    package func canRun(_ program: [UInt8]) -> Bool {
+    func canRun(_ program: [UInt8]) -> Bool {
         if let known = found.withLock({ $0[program] }) { return known }
         guard let name = String(validating: program, as: UTF8.self) else { return false }
         var runnable = false

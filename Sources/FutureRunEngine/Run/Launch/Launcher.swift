@@ -39,7 +39,7 @@ package protocol Launcher: Sendable {
 
 extension Launcher {
     /// The slots attempts wait for and run in.
-    package var pool: CommandPool { governor.pool }
+    var pool: CommandPool { governor.pool }
 
     package func started(_ run: CommandRun, at placement: Placement) {}
 
@@ -48,7 +48,7 @@ extension Launcher {
     /// The verdict on an attempt whose spawn the system refused for lack of processes or
     /// descriptors (``SpawnRefusal``): fewer at once, said once, and again; `nil` for any other end,
     /// or when it is time to give up.
-    package func spawnRefusal(_ result: CommandResult, refusals: Int, stopping: Bool, notices: Notices) -> AttemptVerdict? {
+    func spawnRefusal(_ result: CommandResult, refusals: Int, stopping: Bool, notices: Notices) -> AttemptVerdict? {
         guard case .failedToStart(let error) = result.status, [EAGAIN, EMFILE, ENFILE].contains(error), !stopping,
             case .retry(let width, let delay) = SpawnRefusal.decide(
                 refusals: refusals, running: pool.running, width: governor.width)

@@ -26,7 +26,7 @@ package struct WarmShellFit: Sendable {
 
     /// The programs a command name may run, and the shell's own names it must not be.
     package let commands: DirectExec
-    package var everyIsolatable = false
+    var everyIsolatable = false
 
     /// Whether jobs may run in warm shells: only where attempts run as this machine's processes
     /// (`runsHere`, ``LaunchTraits/runsHere``), in `sh`, dash or bash (not with
@@ -110,12 +110,12 @@ package struct WarmShellFit: Sendable {
         /// Written without quote, escape or expansion: a command name as it is looked up.
         package var isPlain = true
         /// An unquoted `[` was read: an unquoted `]` makes the word a glob.
-        package var opensBracket = false
+        var opensBracket = false
 
         package var plain: [UInt8]? { isPlain ? value : nil }
 
         /// `_frN=…`: futurerun's own variable for a quoted argument.
-        package var isOwnAssignment: Bool {
+        var isOwnAssignment: Bool {
             guard let equals = text.firstIndex(of: UInt8(ascii: "=")), text.starts(with: "_fr".utf8) else { return false }
             let digits = text[3..<equals]
             return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
@@ -124,7 +124,7 @@ package struct WarmShellFit: Sendable {
 
     /// The simple commands of `line`, if it is a list of them in the small grammar above; `nil`
     /// for anything else.
-    package static func simpleCommands(of line: [UInt8]) -> [[Word]]? {
+    static func simpleCommands(of line: [UInt8]) -> [[Word]]? {
         var commands: [[Word]] = []
         var words: [Word] = []
         var word: Word?

@@ -16,7 +16,7 @@ import FutureRunModel
 package struct WarmShellScript: Sendable {
     package enum Dialect: Sendable { case dash, bash }
 
-    package let dialect: Dialect
+    let dialect: Dialect
     /// The shell's path, its `$0`.
     package let shell: String
     /// Marks each job's end in the shell's streams: random, so no job's output holds it.
@@ -41,7 +41,7 @@ package struct WarmShellScript: Sendable {
 
     /// What the shell reads first: dash's stdin becomes `/dev/null` (it reads on from its own
     /// descriptor).
-    package var prologue: [UInt8] { dialect == .dash ? Array("exec </dev/null\n".utf8) : [] }
+    var prologue: [UInt8] { dialect == .dash ? Array("exec </dev/null\n".utf8) : [] }
 
     /// After a job: its status framed on stdout, the end of its stderr on stderr. No newline
     /// first: a job's last line is its own, and comes as soon as it is written.

@@ -15,14 +15,14 @@ import Glibc
 /// memory of their own (`--json`'s `user`, `sys`, `max_rss` are 0).
 package final class WarmShells: Sendable {
     private struct Shell {
-        package let run: CommandRun
-        package let input: InputPipe
-        package var stdout: SlotFrames
-        package var stderr: SlotFrames
-        package var job: RelayedRun?
+        let run: CommandRun
+        let input: InputPipe
+        var stdout: SlotFrames
+        var stderr: SlotFrames
+        var job: RelayedRun?
         /// The job's status, once its stdout's frame has ended.
-        package var status: Int32?
-        package var stderrEnded = false
+        var status: Int32?
+        var stderrEnded = false
     }
 
     package let fit: WarmShellFit

@@ -5,12 +5,12 @@ import FutureRunModel
 /// says when the run must halt and with which exit status (GNU parallel's). Used under the
 /// scheduler's lock; tested without processes.
 package struct HaltCounter: Sendable, Equatable {
-    package let policy: HaltPolicy
+    let policy: HaltPolicy
     package private(set) var finished = 0
     package private(set) var failed = 0
     package private(set) var succeeded = 0
     /// The policy has triggered (it triggers once).
-    package private(set) var triggered = false
+    private(set) var triggered = false
     /// The exit status of the job that triggered a `fail=1` halt.
     private var triggeringStatus: Int32?
     /// The jobs of the run, and those failed, when the halt triggered (GNU's exit status is

@@ -11,7 +11,7 @@ import FutureRunModel
 package struct MemoryAdmission: Equatable {
     /// SIZE, in bytes.
     package let reserve: Int
-    package static let claimTime: Duration = .seconds(1)
+    static let claimTime: Duration = .seconds(1)
 
     package enum Decision: Equatable {
         /// This many more may start now (at least one).
@@ -25,7 +25,7 @@ package struct MemoryAdmission: Equatable {
     ///   - available: the memory a job may still take (``MemoryReadings/available``).
     ///   - running: jobs running now; `claiming`: those of them started less than ``claimTime`` ago.
     ///   - stoppedBefore: a job was stopped for memory before, in this run.
-    package func decide(available: Int, running: Int, claiming: Int, stoppedBefore: Bool = false) -> Decision {
+    func decide(available: Int, running: Int, claiming: Int, stoppedBefore: Bool = false) -> Decision {
         // One job alone is never stopped: it would only start again into the same memory.
         if available < reserve / 2, running > 1 { return .evictYoungest }
         let free = available - claiming * reserve - (stoppedBefore ? reserve / 2 : 0)

@@ -20,7 +20,7 @@ package struct MemorySuspension: Equatable {
 
     /// - Parameters:
     ///   - active: jobs running and not suspended; `suspended`: those suspended.
-    package func decide(available: Int, active: Int, suspended: Int) -> Decision {
+    func decide(available: Int, active: Int, suspended: Int) -> Decision {
         if available < reserve, active > 1 { return .suspend(active - 1) }
         if available < 2 * reserve, active > 1 { return .suspend(1) }
         // One job always runs: with all suspended, none would ever give memory back.

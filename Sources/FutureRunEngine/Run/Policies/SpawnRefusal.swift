@@ -13,7 +13,7 @@ package enum SpawnRefusal: Equatable {
 
     /// The decision for the `refusals`-th refusal (0-based) while `running` jobs run (this one
     /// included) at `width`.
-    package static func decide(refusals: Int, running: Int, width: Int) -> SpawnRefusal {
+    static func decide(refusals: Int, running: Int, width: Int) -> SpawnRefusal {
         guard refusals < limit else { return .giveUp }
         let others = max(0, running - 1)
         return .retry(width: min(width, max(1, others / 2)), delay: others == 0 ? .milliseconds(50) : nil)

@@ -3,7 +3,7 @@ import FutureRunModel
 /// `--slurm-rate N`: a token bucket of N step creations a second, N at most saved up. A value,
 /// tested with made-up instants; the ``SlurmLauncher`` keeps the pool's width to what it allows.
 package struct StepRate: Sendable {
-    package let perSecond: Int
+    let perSecond: Int
     private var tokens: Double
     private var last: ContinuousClock.Instant
 

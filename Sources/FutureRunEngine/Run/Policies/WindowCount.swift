@@ -25,7 +25,7 @@ package struct WindowCount: Sendable, Equatable {
     }
 
     /// Gives a place back; true when the waiting taker should be woken now.
-    package mutating func giveBack() -> Bool {
+    mutating func giveBack() -> Bool {
         free += 1
         guard waiting, free >= max(1, size / 2) else { return false }
         waiting = false

@@ -9,7 +9,7 @@ import FutureRunModel
 ///
 /// Any thread. Raising the width starts queued commands at once, on the calling thread.
 package final class WidthGovernor: Sendable {
-    package let pool: CommandPool
+    let pool: CommandPool
     /// The limits, and how many times they were changed: a width read before another thread's
     /// change is applied again.
     private let state: Locked<(limits: WidthLimits, version: Int)>
@@ -28,7 +28,7 @@ package final class WidthGovernor: Sendable {
 
     /// The limit that holds jobs back now, if one does: it is below `-j`'s, every place within it
     /// is taken, and jobs wait.
-    package var holdingBack: (provider: WidthProvider, limit: WidthLimits.Limit)? {
+    var holdingBack: (provider: WidthProvider, limit: WidthLimits.Limit)? {
         guard let holder = limits.holder, pool.queued > 0, pool.running >= holder.limit.width else { return nil }
         return holder
     }
@@ -53,7 +53,7 @@ package final class WidthGovernor: Sendable {
 
     /// Lowers `provider`'s limit to `width` if the pool is wider: whether it was (a refused spawn
     /// narrows the run once, and it stays narrow).
-    package func narrow(_ provider: WidthProvider, to width: Int, reason: String = "") -> Bool {
+    func narrow(_ provider: WidthProvider, to width: Int, reason: String = "") -> Bool {
         let narrowed = state.withLock { state in
             guard state.limits.width > width else { return false }
             state.limits.set(provider, width, reason: reason)
@@ -65,7 +65,7 @@ package final class WidthGovernor: Sendable {
     }
 
     /// How many may run at once in `lane` (a host: its connections' sessions, 0 while it has none).
-    package func limitLane(_ lane: Int, to width: Int) { pool.setWidth(width, ofLane: lane) }
+    func limitLane(_ lane: Int, to width: Int) { pool.setWidth(width, ofLane: lane) }
 
     /// Gives the pool the least limit. The pool starts commands outside the lock, so two threads
     /// may apply in either order: one that applied a width read before a later change applies again.

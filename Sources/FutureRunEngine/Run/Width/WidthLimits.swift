@@ -68,7 +68,7 @@ package struct WidthLimits: Equatable, Sendable {
 
     /// The provider whose limit is the width, when it holds the width below `-j`'s (the first in
     /// ``WidthProvider``'s order of those tied); `nil` when nothing but `-j` limits it.
-    package var holder: (provider: WidthProvider, limit: Limit)? {
+    var holder: (provider: WidthProvider, limit: Limit)? {
         let jobs = limits[.jobs]?.width ?? .max
         let width = self.width
         guard width < jobs else { return nil }

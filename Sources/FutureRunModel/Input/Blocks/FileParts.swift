@@ -16,7 +16,7 @@ package struct FileParts {
     private var offset = 0
     package private(set) var readError: Int32?
     /// The file was found shorter than when it was opened: the parts end where it ends now.
-    package private(set) var shrank = false
+    private(set) var shrank = false
 
     /// Fails with the errno when the file cannot be examined.
     package init(descriptor: Int32, boundary: RecordBoundary, size: Int, cutsForward: Bool = false) throws(FilePartsError) {

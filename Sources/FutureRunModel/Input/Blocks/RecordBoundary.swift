@@ -13,7 +13,7 @@ package struct RecordBoundary: Sendable, Equatable {
     package let end: [UInt8]
     package let start: [UInt8]
     /// `--regexp`: `end` and `start` are patterns.
-    package let isPattern: Bool
+    let isPattern: Bool
 
     /// GNU parallel's defaults: a newline ends a record unless `--recstart` alone is given.
     package init(end: [UInt8]?, start: [UInt8]?, isPattern: Bool = false) {
@@ -24,7 +24,7 @@ package struct RecordBoundary: Sendable, Equatable {
 
     /// How many bytes past a cut decide it (a record's start): read that much past a block's size
     /// before cutting, so that where a block ends does not hang on how the input was read.
-    package var lookahead: Int { isPattern ? 4096 : start.count }
+    var lookahead: Int { isPattern ? 4096 : start.count }
 
     /// Whether `pattern` compiles as a regular expression (`--regexp`), checked at the start.
     package static func compiles(_ pattern: [UInt8]) -> Bool {
@@ -32,7 +32,7 @@ package struct RecordBoundary: Sendable, Equatable {
     }
 
     /// The last cut in `bytes` at a position in `1...limit`.
-    package func lastCut(in bytes: UnsafeRawBufferPointer, atMost limit: Int) -> Int? {
+    func lastCut(in bytes: UnsafeRawBufferPointer, atMost limit: Int) -> Int? {
         if end.isEmpty, start.isEmpty { return min(limit, bytes.count) > 0 ? min(limit, bytes.count) : nil }
         if isPattern { return patternCuts(in: bytes).last { $0 <= limit } }
         let joined = end + start
@@ -50,7 +50,7 @@ package struct RecordBoundary: Sendable, Equatable {
     }
 
     /// The first cut in `bytes` at a position of at least `from` (and at least 1).
-    package func firstCut(in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+    func firstCut(in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
         let from = max(1, from)
         if end.isEmpty, start.isEmpty { return from <= bytes.count ? from : nil }
         if isPattern { return patternCuts(in: bytes).first { $0 >= from } }

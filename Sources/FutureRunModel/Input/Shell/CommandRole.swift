@@ -41,11 +41,11 @@ package enum CommandRole: Equatable {
 
     /// Variables whose value a shell expands or runs later (prompts, start-up files): assigning
     /// an argument to one runs it.
-    package static let evaluatedVariables: Set<String> = ["PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND", "BASH_ENV", "ENV"]
+    static let evaluatedVariables: Set<String> = ["PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND", "BASH_ENV", "ENV"]
 
     /// Flags of `declare` and its kin after which an assignment's value is evaluated (`-i`), a
     /// name (`-n`) or an array's compound text (`-a`, `-A`).
-    package static func flagsEvaluateValues(_ flags: [UInt8]) -> Bool {
+    static func flagsEvaluateValues(_ flags: [UInt8]) -> Bool {
         flags.contains { "inaA".utf8.contains($0) }
     }
 }
@@ -53,15 +53,15 @@ package enum CommandRole: Equatable {
 /// The operators of `test`, `[` and `[[ ]]`.
 package enum TestOperator {
     /// Unary operators that read their operand as a name: bash evaluates its subscript.
-    package static let naming: Set<String> = ["-v", "-R"]
+    static let naming: Set<String> = ["-v", "-R"]
     /// Unary operators whose operand is a string or a file name.
-    package static let unary: Set<String> = [
+    static let unary: Set<String> = [
         "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x", "-O", "-G", "-L",
         "-S", "-N", "-z", "-n", "-o",
     ]
     /// Binary operators whose operands are strings or file names.
-    package static let binary: Set<String> = ["=", "==", "!=", "<", ">", "=~", "-nt", "-ot", "-ef"]
+    static let binary: Set<String> = ["=", "==", "!=", "<", ">", "=~", "-nt", "-ot", "-ef"]
     /// Binary operators that evaluate their operands as expressions (`[[ ]]` in bash, `test` in
     /// ksh and zsh).
-    package static let arithmetic: Set<String> = ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]
+    static let arithmetic: Set<String> = ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]
 }

@@ -27,5 +27,5 @@ package struct ReplacementSites {
     package func refusal(_ index: Int) -> SiteRefusal? { analysis.refusals[index] }
 
     /// Whether replacement `index` may be written as a bare word when its bytes need no quotes.
-    package func allowsBareWord(_ index: Int) -> Bool { !analysis.referencesOnly.contains(index) }
+    func allowsBareWord(_ index: Int) -> Bool { !analysis.referencesOnly.contains(index) }
 }

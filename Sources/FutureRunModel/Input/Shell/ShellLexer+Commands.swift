@@ -117,7 +117,7 @@ extension ShellLexer {
     /// clauses of `[[ ]]` (found as the shell parses): an argument may be an operand of a
     /// literal operator that reads strings or files, never an operator, a name (`-v`) or an
     /// arithmetic operand (`-eq`: bash's `[[ ]]`, ksh's and zsh's `test` evaluate it).
-    package func testClause(_ operands: [ShellWord], inConditional: Bool) -> (evaluated: CarriedData, refusal: SiteRefusal)? {
+    func testClause(_ operands: [ShellWord], inConditional: Bool) -> (evaluated: CarriedData, refusal: SiteRefusal)? {
         var operands = operands[...]
         while operands.count > 1, operands.first?.literalText == "!" { operands = operands.dropFirst() }
         let all = operands.reduce(CarriedData()) { $0 + $1.data }
@@ -157,7 +157,7 @@ extension ShellLexer {
 
     /// After `[[`: clauses separated by `&&`, `||`, `!`, `(` and `)`, to `]]`. Its arguments are
     /// written as references, never as bare words (a bare `-eq` would be an operator).
-    package mutating func conditional() {
+    mutating func conditional() {
         var clause: [ShellWord] = []
         func finish(_ lexer: inout ShellLexer) {
             lexer.analysis.writeAsReferences(clause.flatMap { $0.data.holes })

@@ -2,7 +2,7 @@
 /// and here-document bodies.
 extension ShellLexer {
     /// `a=(…)`: elements can be `[SUBSCRIPT]=VALUE`, and `declare` may read them again as code.
-    package mutating func compoundValue() {
+    mutating func compoundValue() {
         analysis.beginCollecting()
         while true {
             skipBlanks()
@@ -30,7 +30,7 @@ extension ShellLexer {
     }
 
     /// `case WORD in PATTERN) LIST ;; … esac`: the word and the patterns may carry data.
-    package mutating func caseCommand() -> End? {
+    mutating func caseCommand() -> End? {
         advance(4)
         skipBlanks()
         _ = word()
@@ -64,7 +64,7 @@ extension ShellLexer {
 
     /// `for NAME in WORDS`, `select NAME in WORDS`, `for ((…))`: the words may carry data, which
     /// NAME then holds.
-    package mutating func forCommand() -> End? {
+    mutating func forCommand() -> End? {
         advance(atWord("for") ? 3 : 6)
         skipBlanks()
         if peek() == UInt8(ascii: "("), peek(1) == UInt8(ascii: "(") {
@@ -96,7 +96,7 @@ extension ShellLexer {
     }
 
     /// `function NAME`: the body follows as a command.
-    package mutating func functionKeyword() -> End? {
+    mutating func functionKeyword() -> End? {
         advance(8)
         skipBlanks()
         let name = word()
@@ -108,14 +108,14 @@ extension ShellLexer {
     }
 
     /// After each here-document's announcing line: its body, up to the delimiter line.
-    package mutating func readHereDocuments() {
+    mutating func readHereDocuments() {
         while !pendingHereDocuments.isEmpty {
             let document = pendingHereDocuments.removeFirst()
             hereDocumentBody(document)
         }
     }
 
-    package mutating func hereDocumentBody(_ document: HereDocument) {
+    mutating func hereDocumentBody(_ document: HereDocument) {
         while position < text.count {
             var lineStart = position
             if document.stripsTabs { while lineStart < text.count, text[lineStart] == 0x09 { lineStart += 1 } }

@@ -9,9 +9,9 @@ package struct ShellWord {
     /// Some part of it was quoted or escaped.
     package var quoted = false
     /// `NAME=` or `NAME+=` starts it, unquoted: an assignment's name.
-    package var assignedName: String?
+    var assignedName: String?
     /// Its first byte, if a literal byte comes first (not an expansion or a hole).
-    package private(set) var firstByte: UInt8?
+    private(set) var firstByte: UInt8?
     private var begun = false
 
     package mutating func append(_ byte: UInt8) {
@@ -21,19 +21,19 @@ package struct ShellWord {
         unquoted.append(byte)
     }
 
-    package mutating func expands() {
+    mutating func expands() {
         begun = true
         literal = nil
     }
 
     /// Whether it can be an option (start with `-` or `+`), whatever an argument in it holds.
-    package var mayBeOption: Bool { firstByte.map { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") } ?? true }
+    var mayBeOption: Bool { firstByte.map { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") } ?? true }
 
-    package var literalText: String? { literal.map { String(decoding: $0, as: UTF8.self) } }
+    var literalText: String? { literal.map { String(decoding: $0, as: UTF8.self) } }
 
     /// What it carries, and the names its literal text holds: in an arithmetic expression
     /// (`let x`, `[[ x -eq 1 ]]`) a bare name is a variable whose value is evaluated.
-    package var asExpression: CarriedData {
+    var asExpression: CarriedData {
         var names = data.names
         var name: [UInt8] = []
         for byte in unquoted + [0x20] {
@@ -50,7 +50,7 @@ package struct ShellWord {
 
 extension ShellLexer {
     /// The name at the cursor (`[A-Za-z_][A-Za-z0-9_]*`, continuations skipped), read.
-    package mutating func readName() -> [UInt8] {
+    mutating func readName() -> [UInt8] {
         var name: [UInt8] = []
         while let next = peek(), Self.isNameByte(next) {
             name.append(next)
@@ -106,7 +106,7 @@ extension ShellLexer {
 
     /// One byte (or escape, expansion, hole) outside single quotes. `escapable`: inside double
     /// quotes or a here-document, the bytes a backslash escapes; `nil` outside quotes (all).
-    package mutating func quotedByte(escapable: String?, into word: inout ShellWord) {
+    mutating func quotedByte(escapable: String?, into word: inout ShellWord) {
         guard let byte = peek() else { return }
         switch byte {
         case Self.hole:
@@ -136,7 +136,7 @@ extension ShellLexer {
     }
 
     /// Overload for places that only read: here-document bodies.
-    package mutating func quotedByte(escapable: String) {
+    mutating func quotedByte(escapable: String) {
         var scratch = ShellWord()
         quotedByte(escapable: escapable, into: &scratch)
     }
@@ -334,7 +334,7 @@ extension ShellLexer {
 
     /// An arithmetic expression, to `closing` (`))`, `]` or `}`) at its own depth: every hole
     /// in it, and every variable it names, is evaluated.
-    package mutating func arithmetic(closing: [UInt8], construct: String) {
+    mutating func arithmetic(closing: [UInt8], construct: String) {
         analysis.beginCollecting()
         var depth = 0
         var scratch = ShellWord()

@@ -13,14 +13,14 @@ package struct ShellLexer {
     private var holesBefore: [Int]
     private let holeCount: Int
     package var position = 0
-    package var analysis: SiteAnalysis
+    var analysis: SiteAnalysis
     /// Here-documents announced on the current line, read after its newline.
-    package var pendingHereDocuments: [HereDocument] = []
+    var pendingHereDocuments: [HereDocument] = []
 
     package struct HereDocument {
         package var delimiter: [UInt8]
-        package var expands: Bool
-        package var stripsTabs: Bool
+        var expands: Bool
+        var stripsTabs: Bool
     }
 
     /// Where a list of commands ends.
@@ -38,22 +38,22 @@ package struct ShellLexer {
         holeCount = count
     }
 
-    package static let hole: UInt8 = 0
+    static let hole: UInt8 = 0
 
     // MARK: Reading bytes
 
     /// The number of the hole at `index`.
-    package func holeNumber(at index: Int) -> Int { holeBase + (index < holesBefore.count ? holesBefore[index] : holeCount) }
+    func holeNumber(at index: Int) -> Int { holeBase + (index < holesBefore.count ? holesBefore[index] : holeCount) }
 
     /// The byte at the cursor, after any line continuations (`\` newline), which the shell removes
     /// before it reads anything else, outside single quotes.
-    package mutating func peek() -> UInt8? {
+    mutating func peek() -> UInt8? {
         while position + 1 < text.count, text[position] == UInt8(ascii: "\\"), text[position + 1] == 0x0A { position += 2 }
         return position < text.count ? text[position] : nil
     }
 
     /// The byte `offset` bytes after the cursor, line continuations skipped.
-    package func peek(_ offset: Int) -> UInt8? {
+    func peek(_ offset: Int) -> UInt8? {
         var index = position
         var left = offset
         while true {
@@ -66,23 +66,23 @@ package struct ShellLexer {
     }
 
     /// Whether `word` starts at the cursor (continuations skipped), ending where a word ends.
-    package func atWord(_ word: String) -> Bool {
+    func atWord(_ word: String) -> Bool {
         for (offset, byte) in word.utf8.enumerated() where peek(offset) != byte { return false }
         guard let after = peek(word.utf8.count) else { return true }
         return Self.endsWord(after)
     }
 
-    package mutating func advance(_ count: Int = 1) {
+    mutating func advance(_ count: Int = 1) {
         for _ in 0..<count {
             _ = peek()
             position += 1
         }
     }
 
-    package static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+    static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     /// Bytes that end an unquoted word.
-    package static func endsWord(_ byte: UInt8) -> Bool { isBlank(byte) || byte == 0x0A || ";&|()<>".utf8.contains(byte) }
+    static func endsWord(_ byte: UInt8) -> Bool { isBlank(byte) || byte == 0x0A || ";&|()<>".utf8.contains(byte) }
 
     package static func isNameStart(_ byte: UInt8) -> Bool {
         switch byte {
@@ -97,12 +97,12 @@ package struct ShellLexer {
 
     package static func isName(_ bytes: [UInt8]) -> Bool { bytes.first.map(isNameStart) == true && bytes.allSatisfy(isNameByte) }
 
-    package mutating func skipBlanks() {
+    mutating func skipBlanks() {
         while let byte = peek(), Self.isBlank(byte) { position += 1 }
     }
 
     /// From a `#` that starts a word to the end of its line (continuations do not apply).
-    package mutating func skipComment() {
+    mutating func skipComment() {
         while position < text.count, text[position] != 0x0A {
             if text[position] == Self.hole { analysis.hole(holeNumber(at: position)) }
             position += 1
@@ -150,7 +150,7 @@ package struct ShellLexer {
     }
 
     /// A list read by itself: the whole text.
-    package mutating func readAll() {
+    mutating func readAll() {
         while list() != .text {}
         readHereDocuments()
     }
@@ -286,7 +286,7 @@ package struct ShellLexer {
     package static let unreadable = SiteRefusal(
         construct: "a construct futurerun cannot read", hint: "write it as plain commands, with the argument as a word")
 
-    package static func nameRefusal(_ construct: String) -> SiteRefusal {
+    static func nameRefusal(_ construct: String) -> SiteRefusal {
         SiteRefusal(
             construct: construct, hint: "a name there is evaluated, and x[$(cmd)] runs cmd: write the name in the template")
     }

@@ -1,13 +1,13 @@
 /// Why a replacement string cannot be kept data where it stands, and what to write instead.
 package struct SiteRefusal: Sendable, Equatable {
-    package var construct: String
-    package var hint: String
+    var construct: String
+    var hint: String
 }
 
 /// The data a word or a region of a template carries: the replacement strings ("holes", numbered
 /// in the template's order) inside it, nested ones too, and the variables it expands.
 package struct CarriedData: Equatable {
-    package var holes: [Int] = []
+    var holes: [Int] = []
     package var names: Set<String> = []
 
     package var isEmpty: Bool { holes.isEmpty && names.isEmpty }
@@ -28,7 +28,7 @@ package struct SiteAnalysis {
     package private(set) var refusals: [Int: SiteRefusal] = [:]
     /// Holes that must be written as references, never as bare words: where the shell decides
     /// what a word is while it parses (inside `[[ ]]`, an operator written bare is an operator).
-    package private(set) var referencesOnly: Set<Int> = []
+    private(set) var referencesOnly: Set<Int> = []
     private var collectors: [CarriedData] = []
     private var flows: [String: CarriedData] = [:]
     private var evaluations: [(data: CarriedData, refusal: SiteRefusal)] = []
@@ -43,52 +43,52 @@ package struct SiteAnalysis {
     // MARK: What the lexer meets
 
     /// A replacement string, at hole number `index`.
-    package mutating func hole(_ index: Int) {
+    mutating func hole(_ index: Int) {
         allHoles.append(index)
         for level in collectors.indices { collectors[level].holes.append(index) }
     }
 
     /// An expansion of the variable `name` (or `$1`, `$@`).
-    package mutating func reference(_ name: String) {
+    mutating func reference(_ name: String) {
         for level in collectors.indices { collectors[level].names.insert(name) }
     }
 
     /// Starts collecting what a word or region carries; ``endCollecting()`` returns it.
-    package mutating func beginCollecting() { collectors.append(CarriedData()) }
+    mutating func beginCollecting() { collectors.append(CarriedData()) }
 
-    package mutating func endCollecting() -> CarriedData { collectors.removeLast() }
+    mutating func endCollecting() -> CarriedData { collectors.removeLast() }
 
     /// Refuses the holes of `data` now (the first reason given for a hole stands).
-    package mutating func refuse(_ holes: [Int], _ refusal: SiteRefusal) {
+    mutating func refuse(_ holes: [Int], _ refusal: SiteRefusal) {
         for hole in holes where refusals[hole] == nil { refusals[hole] = refusal }
     }
 
     /// A place where the shell reads `data` as code or a name: its holes are refused, and so are
     /// those that reach it through a variable.
-    package mutating func evaluates(_ data: CarriedData, _ refusal: SiteRefusal) {
+    mutating func evaluates(_ data: CarriedData, _ refusal: SiteRefusal) {
         refuse(data.holes, refusal)
         if !data.names.isEmpty { evaluations.append((data, refusal)) }
     }
 
-    package mutating func writeAsReferences(_ holes: [Int]) { referencesOnly.formUnion(holes) }
+    mutating func writeAsReferences(_ holes: [Int]) { referencesOnly.formUnion(holes) }
 
     /// `name=VALUE`, `for name in …`, `${name:=…}`: `name` holds what `data` carries.
-    package mutating func assign(_ name: String, _ data: CarriedData) {
+    mutating func assign(_ name: String, _ data: CarriedData) {
         flows[name, default: CarriedData()] = flows[name, default: CarriedData()] + data
         assignments.append((name, data))
     }
 
     /// `declare -i name`, `declare -n name`, …: an assignment to `name` is evaluated.
-    package mutating func evaluatesAssignments(to name: String) { evaluatedOnAssignment.insert(name) }
+    mutating func evaluatesAssignments(to name: String) { evaluatedOnAssignment.insert(name) }
 
     /// `read name`: it holds whatever the job reads, which may be an argument.
     package mutating func reads(into name: String) { readTargets.insert(name) }
 
-    package mutating func defineFunction(_ name: String) { functions.insert(name) }
+    mutating func defineFunction(_ name: String) { functions.insert(name) }
 
     /// A command named `name` run with arguments carrying `data`: if the template defines a
     /// function of that name, its positional parameters hold the data.
-    package mutating func call(_ name: String, with data: CarriedData) { calls.append((name, data)) }
+    mutating func call(_ name: String, with data: CarriedData) { calls.append((name, data)) }
 
     // MARK: The verdict
 
@@ -115,7 +115,7 @@ package struct SiteAnalysis {
     }
 
     /// `set -- …` or a function call: `$1`…`$9`, `$@` and `$*` hold what `data` carries.
-    package mutating func setPositionalParameters(_ data: CarriedData) {
+    mutating func setPositionalParameters(_ data: CarriedData) {
         for name in (1...9).map(String.init) + ["@", "*"] { assign(name, data) }
     }
 
