@@ -59,6 +59,21 @@ import Testing
         #expect(cold.paths.allSatisfy { $0 == "\"shell\"" })
     }
 
+    /// A warm shell's stderr carries no frames: what it holds when a job's status comes on stdout
+    /// is that job's, read at once; so is a stderr too big for its pipe, read while the job runs.
+    @Test(arguments: ["/bin/dash", "/bin/bash"])
+    func eachJobsStderrIsItsOwnInAWarmShell(shell: String) {
+        let big = 200_000
+        let jobs = ["echo e1 >&2", "printf '%0\(big)d\\n' 2 >&2; echo o2", "echo o3", "echo o4; echo e4 >&2; exit 5", "true"]
+        let run = futurerun(
+            ["-q", "-j1", "--tag", "--shell", shell] + jobs.flatMap { [":::", $0] }.dropFirst(),
+            environment: [("FUTURERUN_WARM_SHELLS", "all")])
+        #expect(run.status == 1)
+        #expect(run.out == "\(jobs[1])\to2\n\(jobs[2])\to3\n\(jobs[3])\to4\n")
+        let bigLine = "\(jobs[1])\t" + String(repeating: "0", count: big - 1) + "2\n"
+        #expect(run.err == "\(jobs[0])\te1\n" + bigLine + "\(jobs[3])\te4\n", "\(run.err.prefix(300))")
+    }
+
     @Test func plainJobsRunInTheWarmShellByThemselvesWithTheirOwnStatusAndOutput() {
         let scratch = Scratch()
         let run = futurerun(

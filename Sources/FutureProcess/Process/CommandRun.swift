@@ -12,16 +12,19 @@ public struct CommandRun: Sendable {
     public let spawned: Bool
     /// Sends a signal to the command's process group, on the engine's thread, if it still runs.
     private let signaller: (@Sendable (Int32) -> Void)?
+    /// Reads what the process's stderr pipe holds now (``readPendingStderr()``).
+    private let stderrReader: (@Sendable () -> Bool)?
 
     init(
         stdout: CapturedOutput, stderr: CapturedOutput, result: Future<CommandResult>, spawned: Bool,
-        signaller: (@Sendable (Int32) -> Void)? = nil
+        signaller: (@Sendable (Int32) -> Void)? = nil, stderrReader: (@Sendable () -> Bool)? = nil
     ) {
         self.stdout = stdout
         self.stderr = stderr
         self.result = result
         self.spawned = spawned
         self.signaller = signaller
+        self.stderrReader = stderrReader
     }
 
     /// Stops the command: TERM to its process group, KILL after its grace period. Never blocks.
@@ -31,6 +34,14 @@ public struct CommandRun: Sendable {
     /// resume it), on the engine's thread and only while it runs: never to a group whose id was
     /// reused. Never blocks.
     public func signal(_ signal: Int32) { signaller?(signal) }
+
+    /// Appends to ``stderr`` what the process's stderr pipe holds now, without waiting for the
+    /// engine's loop to see it: for a runner that learns from a frame on stdout that a job of its
+    /// process has ended, and so that all the job wrote to stderr is in the pipe already. On the
+    /// engine's thread (a callback of the run's streams or result) it reads at once and returns
+    /// true. Elsewhere it returns false and has the engine read soon, then wake the stderr's
+    /// reader. Never blocks.
+    package func readPendingStderr() -> Bool { stderrReader?() ?? true }
 
     /// A run whose result is `result`, with no output: a test's stand-in for a process.
     package static func standIn(result: Future<CommandResult>) -> CommandRun {

@@ -96,8 +96,37 @@ extension ProcessEngine {
             case .signalAll(let signal, let promise):
                 for child in processes.withLock({ Array($0.values) }) where !child.hasExited { child.signalGroup(signal) }
                 promise.succeed(())
+            case .readStderr(let id):
+                if readPendingStderr(of: id) { processes.withLock { $0[id] }?.stderr.wakeReader() }
             }
         }
+    }
+
+    /// ``CommandRun/readPendingStderr()``: reads what the child's stderr pipe holds now, until it
+    /// would block, and leaves its end (and the watching of it) to the loop. Off the loop's thread
+    /// it asks the loop to, and returns false; so it does when the output has no room to hold more
+    /// (the rest comes when there is: ``CapturedOutput/isWaitingForSpace``).
+    func readPendingStderr(of id: UInt64) -> Bool {
+        guard isLoopThread else {
+            post(.readStderr(id))
+            return false
+        }
+        guard let child = processes.withLock({ $0[id] }), case let fd = child.descriptor(.stderr), fd >= 0 else {
+            return true
+        }
+        withUnsafeTemporaryAllocation(byteCount: 1 << 14, alignment: 16) { buffer in
+            while !child.stderr.isWaitingForSpace {
+                let count = read(fd, buffer.baseAddress, buffer.count)
+                if count > 0 {
+                    child.stderr.append(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break  // nothing more now (EAGAIN), or its end, which its event reports
+                }
+            }
+        }
+        return !child.stderr.isWaitingForSpace
     }
 
     /// TERM to the group now, KILL after the grace period.

@@ -31,6 +31,8 @@ public final class ProcessEngine: Sendable {
         case deadline
         /// Send a signal to every running child's group, then complete the promise.
         case signalAll(Int32, Promise<Void, Never>)
+        /// Read what one child's stderr pipe holds, then wake its reader.
+        case readStderr(UInt64)
     }
 
     let poller = EventPoller()
@@ -127,7 +129,8 @@ public final class ProcessEngine: Sendable {
         let id = child.id
         let run = CommandRun(
             stdout: child.stdout, stderr: child.stderr, result: child.promise.future, spawned: true,
-            signaller: { [self] signal in post(.signal(id, signal)) })
+            signaller: { [self] signal in post(.signal(id, signal)) },
+            stderrReader: { [self] in readPendingStderr(of: id) })
         child.exitDescriptor = exitWatcher.exitDescriptor(for: child.pid) ?? -1
         // Published and watched under one lock: a one-shot event of a child the loop cannot find
         // yet would be lost, and the loop finds it only once all of its descriptors are watched

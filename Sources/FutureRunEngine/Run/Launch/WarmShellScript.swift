@@ -6,7 +6,7 @@ import FutureRunModel
 /// futurerun's caller gave stays as it was. Each job's line is evaluated by `eval`, as `sh -c` would
 /// run it: its errors read `/bin/sh: 1: …` (dash) or `/bin/bash: line 1: …` (bash), as they do
 /// in a shell of its own, and `$0` is the shell's path. After the job, its status is framed on
-/// stdout and the end of its stderr on stderr (``SlotFrames``).
+/// stdout (``SlotFrames``); what it wrote to stderr is in the shell's stderr pipe by then.
 ///
 /// dash reads the pipe as a script (`.`, which opens a descriptor of its own, close-on-exec), a
 /// block at a time. bash's `.` reads a whole file before it runs any of it, so bash runs a loop
@@ -43,15 +43,15 @@ package struct WarmShellScript: Sendable {
     /// descriptor).
     var prologue: [UInt8] { dialect == .dash ? Array("exec </dev/null\n".utf8) : [] }
 
-    /// After a job: its status framed on stdout, the end of its stderr on stderr. No newline
-    /// first: a job's last line is its own, and comes as soon as it is written.
+    /// After a job: its status framed on stdout. No newline first: a job's last line is its own,
+    /// and comes as soon as it is written.
     private let frames: String
 
     package init(dialect: Dialect, shell: String, token: String) {
         self.dialect = dialect
         self.shell = shell
         self.token = token
-        frames = "printf '\\036%s s %s\\n' \(token) $?; printf '\\036%s s 0\\n' \(token) >&2"
+        frames = "printf '\\036%s s %s\\n' \(token) $?"
     }
 
     /// What the shell reads for a job: its variables exported, its line evaluated (in a subshell

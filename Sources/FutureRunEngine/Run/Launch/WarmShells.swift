@@ -6,9 +6,10 @@ import Glibc
 /// Warm shells: one long-lived shell per slot, started with the slot's first job that fits one
 /// (``WarmShellFit``), reading the slot's jobs through a pipe (``WarmShellScript``). A job run
 /// there costs no exec of the shell: a builtin costs no process, a program one fork. Each job
-/// is a ``RelayedRun`` whose output and end come framed on the shell's stdout and stderr
-/// (``SlotFrames``, as `--slurm-slots` frames a slot's jobs): its own stdout and stderr, its exit
-/// status, its start and end. A job that does not fit one is spawned as before.
+/// is a ``RelayedRun`` whose output and end come on the shell's streams: its stdout framed
+/// (``SlotFrames``, as `--slurm-slots` frames a slot's jobs) up to its exit status, its stderr
+/// as it is (all the shell writes there while a job runs is the job's), its start and end. A job
+/// that does not fit one is spawned as before.
 ///
 /// A job that ends its shell (a signal, a fatal error) ends with the shell's status; the slot's
 /// next job starts another. Stopping a job stops its slot's shell. Jobs report no CPU times or
@@ -18,11 +19,9 @@ package final class WarmShells: Sendable {
         let run: CommandRun
         let input: InputPipe
         var stdout: SlotFrames
-        var stderr: SlotFrames
         var job: RelayedRun?
         /// The job's status, once its stdout's frame has ended.
         var status: Int32?
-        var stderrEnded = false
     }
 
     package let fit: WarmShellFit
@@ -105,46 +104,62 @@ package final class WarmShells: Sendable {
         run.stderr.discardConsumed()
         shells.withLock {
             $0[slot] = Shell(
-                run: run, input: input, stdout: SlotFrames(token: script.token, newlineFirst: false),
-                stderr: SlotFrames(token: script.token, newlineFirst: false))
+                run: run, input: input, stdout: SlotFrames(token: script.token, newlineFirst: false))
         }
         run.stdout.setWaker { [self] in pump(slot: slot, ending: false) }
         run.stderr.setWaker { [self] in pump(slot: slot, ending: false) }
         run.result.onComplete(on: .inline) { [self] outcome in shellEnded(slot: slot, outcome.get()) }
     }
 
-    /// What the shell's streams have now, relayed to the slot's job; both frames ended, the job
-    /// ends. `ending`: the shell is gone, so what its frames held back is the job's too. On the
-    /// engine's thread.
+    /// What the shell's streams have now, relayed to the slot's job; its stdout's frame ended, the
+    /// job ends, once the shell's stderr pipe is read up to then (the job wrote all it will).
+    /// `ending`: the shell is gone, so what its frame held back is the job's too. On the engine's
+    /// thread.
     private func pump(slot: Int, ending: Bool) {
-        let finished = shells.withLock { shells -> (RelayedRun, Int32)? in
-            guard var shell = shells[slot] else { return nil }
-            defer { shells[slot] = shell }
-            // A read's worth at a time: a job's big output is never copied whole on its way.
-            while case let bytes = shell.run.stdout.consume(maxCount: 1 << 16), !bytes.isEmpty {
-                for piece in shell.stdout.feed(bytes) { relay(piece, of: &shell, stderr: false) }
+        var stderrReadUp = ending
+        while true {
+            let step = shells.withLock { shells -> PumpStep in
+                guard var shell = shells[slot] else { return .wait }
+                defer { shells[slot] = shell }
+                // A read's worth at a time: a job's big output is never copied whole on its way.
+                while case let bytes = shell.run.stdout.consume(maxCount: 1 << 16), !bytes.isEmpty {
+                    for piece in shell.stdout.feed(bytes) { relay(piece, of: &shell) }
+                }
+                while case let bytes = shell.run.stderr.consume(maxCount: 1 << 16), !bytes.isEmpty {
+                    shell.job?.append(stderr: bytes)
+                }
+                if ending { for piece in shell.stdout.rest() { relay(piece, of: &shell) } }
+                guard let job = shell.job, let status = shell.status else { return .wait }
+                guard stderrReadUp else { return .readStderr(shell.run) }
+                (shell.job, shell.status) = (nil, nil)
+                return .finish(job, status)
             }
-            while case let bytes = shell.run.stderr.consume(maxCount: 1 << 16), !bytes.isEmpty {
-                for piece in shell.stderr.feed(bytes) { relay(piece, of: &shell, stderr: true) }
+            switch step {
+            case .wait:
+                return
+            case .readStderr(let run):
+                // Off the engine's thread, the engine reads and wakes this again.
+                guard run.readPendingStderr() else { return }
+                stderrReadUp = true
+            case .finish(let job, let status):
+                return job.finish(.exited(status))
             }
-            if ending {
-                for piece in shell.stdout.rest() { relay(piece, of: &shell, stderr: false) }
-                for piece in shell.stderr.rest() { relay(piece, of: &shell, stderr: true) }
-            }
-            guard let job = shell.job, let status = shell.status, shell.stderrEnded else { return nil }
-            (shell.job, shell.status, shell.stderrEnded) = (nil, nil, false)
-            return (job, status)
         }
-        if let (job, status) = finished { job.finish(.exited(status)) }
     }
 
-    /// Hands `piece` of the shell's stdout or `stderr` on to its job, or notes the frame's end.
-    private func relay(_ piece: SlotFrames.Piece, of shell: inout Shell, stderr: Bool) {
+    private enum PumpStep {
+        case wait
+        /// The job's frame has ended: read the rest of its stderr first.
+        case readStderr(CommandRun)
+        case finish(RelayedRun, Int32)
+    }
+
+    /// Hands `piece` of the shell's stdout on to its job, or notes the frame's end.
+    private func relay(_ piece: SlotFrames.Piece, of shell: inout Shell) {
         switch piece {
-        case .stdout(let bytes), .stderr(let bytes):
-            if stderr { shell.job?.append(stderr: bytes) } else { shell.job?.append(stdout: bytes) }
-        case .end(let status):
-            if stderr { shell.stderrEnded = true } else { shell.status = status }
+        case .stdout(let bytes): shell.job?.append(stdout: bytes)
+        case .stderr(let bytes): shell.job?.append(stderr: bytes)  // never sent: no `e` frames
+        case .end(let status): shell.status = status
         }
     }
 
