@@ -24,6 +24,13 @@ package struct FIFO<Element> {
         items.insert(element, at: index)
     }
 
+    /// Queues `element` first: one just taken goes back where it was.
+    package mutating func prepend(_ element: Element) {
+        guard head > 0 else { return items.insert(element, at: 0) }
+        head -= 1
+        items[head] = element
+    }
+
     /// Takes the oldest element, if any.
     package mutating func popFirst() -> Element? {
         guard head < items.count else { return nil }

@@ -35,6 +35,29 @@ public final class CommandPool: Sendable {
         let onFinish: (@Sendable (CommandResult) -> Void)?
     }
 
+    /// A runner that takes commands *behind* the one running in a seat, each to start as the one
+    /// before it ends, with no round trip between them: a warm shell reads its next jobs from its
+    /// pipe (``RelayedRun``). They hold the seat in turn; the width counts the seat once. The
+    /// places behind a seat are filled, from the queue's head, as a command starts or ends in it;
+    /// a stopped pool fills none.
+    package struct Behind: Sendable {
+        /// At most this many behind the one running in a seat.
+        package let depth: Int
+        /// Whether the seat's runner takes one more now. On the thread that finished or started a
+        /// command in the seat.
+        package let takes: @Sendable (Seat) -> Bool
+        /// Starts `command` behind the seat's; `nil`: it cannot wait there, so it waits for the seat.
+        package let start: @Sendable (Command, Seat) -> CommandRun?
+
+        package init(
+            depth: Int, takes: @escaping @Sendable (Seat) -> Bool, start: @escaping @Sendable (Command, Seat) -> CommandRun?
+        ) {
+            self.depth = depth
+            self.takes = takes
+            self.start = start
+        }
+    }
+
     private struct State {
         /// How many may run at once over all lanes.
         var width: Int
@@ -48,6 +71,8 @@ public final class CommandPool: Sendable {
         var admitting = 0
         /// Slots: the smallest free one goes to the next command.
         var slots = NumberPool()
+        /// Commands started behind the running one, by slot (``Behind``).
+        var behind: [Int: Int] = [:]
 
         /// The lane with the most free places, the first of equals; `nil` when all are full.
         func freeLane() -> Int? {
@@ -86,6 +111,7 @@ public final class CommandPool: Sendable {
     private let state: Locked<State>
     /// Starts a command whose turn has come in its seat: the engine's spawn, or another runner's.
     private let startCommand: @Sendable (Command, Seat) -> CommandRun
+    private let behind: Behind?
 
     /// - Parameters:
     ///   - width: how many commands run at once; `Int.max` for no limit.
@@ -97,9 +123,11 @@ public final class CommandPool: Sendable {
     /// A pool whose commands `start` starts in their seats, on the thread that starts them: a
     /// test's stand-in for processes (a run whose result the test resolves), or a runner of its
     /// own (a long-lived worker per slot that runs the slot's commands, ``RelayedRun``).
-    package init(width: Int, start: @escaping @Sendable (Command, Seat) -> CommandRun) {
+    /// With `behind`, the runner may also take queued commands behind a running one (``Behind``).
+    package init(width: Int, start: @escaping @Sendable (Command, Seat) -> CommandRun, behind: Behind? = nil) {
         self.state = Locked(State(width: max(1, width), laneWidths: [Int.max], laneRunning: [0]))
         startCommand = start
+        self.behind = behind
     }
 
     /// A pool of several lanes, `laneWidths[i]` commands at once in lane `i` (0: none for now), on
@@ -109,6 +137,7 @@ public final class CommandPool: Sendable {
         self.state = Locked(
             State(width: Int.max, laneWidths: laneWidths.map { max(0, $0) }, laneRunning: laneWidths.map { _ in 0 }))
         startCommand = { command, _ in engine.start(command) }
+        behind = nil
     }
 
     /// Sets how many commands may run at once in `lane`; raising it starts queued commands now, on
@@ -238,17 +267,51 @@ public final class CommandPool: Sendable {
     /// Starts one command. Its start future resolves first, so that callbacks its consumer
     /// registers on the run then (a halt policy, say) run before the freed slot starts the next.
     private func start(_ queued: Queued, seat: Seat) {
-        let run = startCommand(queued.build(seat), seat)
+        started(queued, seat: seat, run: startCommand(queued.build(seat), seat))
+        fillBehind(seat)
+    }
+
+    /// `run` started for `queued` in `seat`; as it ends, the seat goes to the one behind it, if
+    /// any, else to the next queued command.
+    private func started(_ queued: Queued, seat: Seat, run: CommandRun) {
         if !queued.promise.tryComplete(.success(run)) || queued.promise.isCancelled { run.cancel() }
         run.result.onComplete(on: .inline) { [self] outcome in
             queued.onFinish?(outcome.get())
-            let starts = state.withLock { state in
+            let (starts, held) = state.withLock { state in
+                if let waiting = state.behind[seat.slot], waiting > 0 {
+                    state.behind[seat.slot] = waiting - 1
+                    return ([(Queued, Seat)](), true)
+                }
                 state.running -= 1
                 state.laneRunning[seat.lane] -= 1
                 state.slots.giveBack(seat.slot)
-                return state.popStartable()
+                return (state.popStartable(), false)
             }
+            if held { fillBehind(seat) }
             for (queued, seat) in starts { start(queued, seat: seat) }
+        }
+    }
+
+    /// Starts queued commands behind the one in `seat` while its runner takes them (``Behind``).
+    private func fillBehind(_ seat: Seat) {
+        guard let behind else { return }
+        while behind.takes(seat) {
+            let next = state.withLock { state -> Queued? in
+                guard !state.stopped, state.behind[seat.slot, default: 0] < behind.depth, let next = state.queue.popFirst()
+                else { return nil }
+                state.behind[seat.slot, default: 0] += 1
+                return next
+            }
+            guard let next else { return }
+            guard let run = behind.start(next.build(seat), seat) else {
+                // It cannot wait there: it waits for a seat, first in line again.
+                state.withLock { state in
+                    state.behind[seat.slot]! -= 1
+                    state.queue.prepend(next)
+                }
+                return
+            }
+            started(next, seat: seat, run: run)
         }
     }
 }

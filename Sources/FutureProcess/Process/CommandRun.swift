@@ -14,10 +14,13 @@ public struct CommandRun: Sendable {
     private let signaller: (@Sendable (Int32) -> Void)?
     /// Reads what the process's stderr pipe holds now (``readPendingStderr()``).
     private let stderrReader: (@Sendable () -> Bool)?
+    /// Whether it still waits behind another command (``isWaiting``).
+    private let waiting: (@Sendable () -> Bool)?
 
     init(
         stdout: CapturedOutput, stderr: CapturedOutput, result: Future<CommandResult>, spawned: Bool,
-        signaller: (@Sendable (Int32) -> Void)? = nil, stderrReader: (@Sendable () -> Bool)? = nil
+        signaller: (@Sendable (Int32) -> Void)? = nil, stderrReader: (@Sendable () -> Bool)? = nil,
+        waiting: (@Sendable () -> Bool)? = nil
     ) {
         self.stdout = stdout
         self.stderr = stderr
@@ -25,7 +28,12 @@ public struct CommandRun: Sendable {
         self.spawned = spawned
         self.signaller = signaller
         self.stderrReader = stderrReader
+        self.waiting = waiting
     }
+
+    /// Whether the command, started behind another in its seat (``CommandPool/Behind``), still
+    /// waits for that one to end: it is not running yet. Any thread.
+    package var isWaiting: Bool { waiting?() ?? false }
 
     /// Stops the command: TERM to its process group, KILL after its grace period. Never blocks.
     public func cancel() { result.cancel() }

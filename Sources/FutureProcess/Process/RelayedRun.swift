@@ -10,13 +10,31 @@ package final class RelayedRun: Sendable {
     private let promise = Promise<CommandResult, Never>()
     private let stdout = CapturedOutput(memoryLimit: 256 * 1024, spillDirectory: TemporaryDirectory.path)
     private let stderr = CapturedOutput(memoryLimit: 256 * 1024, spillDirectory: TemporaryDirectory.path)
-    private let started = ContinuousClock.now
-    private let startTime: Double
+    /// When the job began: as it was made, or, for one that waits, as ``begin()`` says.
+    private let start: Start
 
-    package init(onCancel: @escaping @Sendable () -> Void) {
-        startTime = CommandResult.unixTimeNow()
-        run = CommandRun(stdout: stdout, stderr: stderr, result: promise.future, spawned: true)
+    private final class Start: Sendable {
+        let state: Locked<(instant: ContinuousClock.Instant, unixTime: Double, waiting: Bool)>
+
+        init(waiting: Bool) {
+            state = Locked((ContinuousClock.now, CommandResult.unixTimeNow(), waiting))
+        }
+    }
+
+    /// - Parameter waiting: the job waits behind another in its worker's queue until ``begin()``
+    ///   (``CommandRun/isWaiting``); else it begins now.
+    package init(waiting: Bool = false, onCancel: @escaping @Sendable () -> Void) {
+        let start = Start(waiting: waiting)
+        self.start = start
+        run = CommandRun(
+            stdout: stdout, stderr: stderr, result: promise.future, spawned: true,
+            waiting: { start.state.withLock { $0.waiting } })
         promise.onCancel(onCancel)
+    }
+
+    /// The job begins now: its turn has come in its worker's queue. Any thread.
+    package func begin() {
+        start.state.withLock { $0 = (ContinuousClock.now, CommandResult.unixTimeNow(), false) }
     }
 
     /// More of the job's stdout or stderr. Any thread, in order.
@@ -34,6 +52,7 @@ package final class RelayedRun: Sendable {
     package func finish(_ status: TerminationStatus) {
         stdout.markFinished()
         stderr.markFinished()
+        let (started, startTime, _) = start.state.withLock { $0 }
         promise.tryComplete(
             .success(
                 CommandResult(
