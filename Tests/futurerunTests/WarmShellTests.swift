@@ -74,6 +74,30 @@ import Testing
         #expect(run.err == "\(jobs[0])\te1\n" + bigLine + "\(jobs[3])\te4\n", "\(run.err.prefix(300))")
     }
 
+    /// A job sent behind another in the slot's shell (only behind jobs of builtins, which end at
+    /// once) is timed from when the one before it ended, not from when it was sent.
+    @Test(arguments: ["/bin/dash", "/bin/bash"])
+    func aJobSentBehindAnotherIsTimedFromItsOwnStart(shell: String) throws {
+        let scratch = Scratch()
+        // The second job starts as the first ends, on the engine's thread, which sends the
+        // third behind it; the second takes a while (tens of MB through its pipe).
+        let jobs = ["echo a", "printf '%030000000d\\n' 0", "echo c", "echo d"]
+        let run = futurerun(
+            ["-q", "-j1", "--shell", shell, "--json", scratch.file("j.json")] + jobs.flatMap { [":::", $0] }.dropFirst())
+        #expect(run.status == 0 && run.out.hasSuffix("0\nc\nd\n"))
+        let records = (scratch.read("j.json") ?? "").split(separator: "\n")
+        func number(_ name: String, _ record: Substring) throws -> Double {
+            let range = try #require(record.firstRange(of: "\"\(name)\":"))
+            return try #require(Double(String(record[range.upperBound...].prefix { $0 != "," && $0 != "}" })))
+        }
+        try #require(records.count == 4)
+        #expect(records.allSatisfy { $0.contains("\"path\":\"warm\"") })
+        let (start, wall) = (try records.map { try number("start", $0) }, try records.map { try number("wall", $0) })
+        #expect(wall[1] > 0.01, "the second job took too little to tell: \(wall)")
+        // `start` and `wall` are rounded to the millisecond.
+        for index in 1..<4 { #expect(start[index] + 0.002 >= start[index - 1] + wall[index - 1], "\(start) \(wall)") }
+    }
+
     @Test func plainJobsRunInTheWarmShellByThemselvesWithTheirOwnStatusAndOutput() {
         let scratch = Scratch()
         let run = futurerun(

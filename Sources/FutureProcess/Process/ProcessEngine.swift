@@ -204,5 +204,5 @@ public final class ProcessEngine: Sendable {
     /// than the whole check, for its type's metadata).
     let loopThread = Atomic<UInt>(0)
 
-    var isLoopThread: Bool { loopThread.load(ordering: .acquiring) == UInt(pthread_self()) }
+    package var isLoopThread: Bool { loopThread.load(ordering: .acquiring) == UInt(pthread_self()) }
 }

@@ -133,10 +133,13 @@ package final class Scheduler: Sendable {
         tickets.close()
     }
 
-    /// Labels of the running jobs and how long each has run.
+    /// Labels of the running jobs and how long each has run; not those that wait behind another in
+    /// a warm shell.
     package func runningJobs() -> [(label: String, since: Duration)] {
         let now = ContinuousClock.now
-        return counters.withLock { $0.running.sorted { $0.key < $1.key } }.map { ($0.value.label, now - $0.value.since) }
+        return counters.withLock { $0.running.sorted { $0.key < $1.key } }.filter { !$0.value.run.isWaiting }.map {
+            ($0.value.label, now - $0.value.since)
+        }
     }
 
     /// Why jobs wait although `-j` would start them, if they do: the width provider that holds

@@ -33,7 +33,7 @@ package final class LocalLauncher: Launcher {
         limits.set(.jobs, width, reason: "-j \(width)")
         if jobserver != nil { limits.set(.jobserver, 1, reason: Self.jobserverReason(tokens: 0)) }
         let pool =
-            warmShells.map { CommandPool(width: limits.width, start: $0.start(_:in:)) }
+            warmShells.map { CommandPool(width: limits.width, start: $0.start(_:in:), behind: $0.behind) }
             ?? CommandPool(width: limits.width, engine: engine)
         let governor = WidthGovernor(pool: pool, limits: limits)
         self.governor = governor

@@ -18,6 +18,9 @@ import FutureRunModel
 /// without processes.
 package struct WarmShellFit: Sendable {
     package enum Way: Equatable, Sendable {
+        /// Evaluated by the warm shell itself, with its builtins alone: no process starts, so the
+        /// job ends at once (another may wait behind it in the shell's pipe).
+        case builtins
         /// Evaluated by the warm shell itself.
         case inShell
         /// Evaluated in a subshell of the warm shell.
@@ -27,6 +30,10 @@ package struct WarmShellFit: Sendable {
     /// The programs a command name may run, and the shell's own names it must not be.
     package let commands: DirectExec
     var everyIsolatable = false
+    /// Whether a slot's shell may be sent jobs behind its running one (``WarmShells/behind``):
+    /// not with `--halt`, which must start nothing once it halts, nor `--delay`, which spaces
+    /// each start.
+    package var queuesBehind = true
 
     /// Whether jobs may run in warm shells: only where attempts run as this machine's processes
     /// (`runsHere`, ``LaunchTraits/runsHere``), in `sh`, dash or bash (not with
@@ -41,12 +48,16 @@ package struct WarmShellFit: Sendable {
             options.memorySuspend == nil, options.load == nil, ["sh", "dash", "bash"].contains(shell), setting != "off",
             shell != "bash" || (environment["BASH_ENV"] ?? "").isEmpty
         else { return nil }
-        return WarmShellFit(commands: DirectExec(exportedFunctions: facts.bashFunctions), everyIsolatable: setting == "all")
+        return WarmShellFit(
+            commands: DirectExec(exportedFunctions: facts.bashFunctions), everyIsolatable: setting == "all",
+            queuesBehind: options.halt.urgency == .never && options.delay == nil)
     }
 
     /// How `line` runs in a warm shell; `nil`: in a fresh one.
     package func way(for line: [UInt8]) -> Way? {
-        if let commands = Self.simpleCommands(of: line), commands.allSatisfy(leavesNothing) { return .inShell }
+        if let commands = Self.simpleCommands(of: line), commands.allSatisfy(leavesNothing) {
+            return commands.allSatisfy(runsNoProgram) ? .builtins : .inShell
+        }
         guard everyIsolatable, Self.isolatable(line) else { return nil }
         return .inSubshell
     }
@@ -71,6 +82,13 @@ package struct WarmShellFit: Sendable {
             }
         }
         return commands.runsProgram(name)
+    }
+
+    /// Whether `command` (one that ``leavesNothing(_:)``) is a builtin or futurerun's own
+    /// assignments: no program. A pipeline of them still forks; it ends as soon.
+    private func runsNoProgram(_ command: [Word]) -> Bool {
+        guard let name = command.first(where: { !$0.isOwnAssignment })?.plain else { return true }
+        return Self.harmlessBuiltins.contains(name)
     }
 
     /// Whether a subshell ends everything of `line`: no `&` that starts a background job, no `$$`,

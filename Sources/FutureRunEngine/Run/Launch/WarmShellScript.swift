@@ -6,7 +6,9 @@ import FutureRunModel
 /// futurerun's caller gave stays as it was. Each job's line is evaluated by `eval`, as `sh -c` would
 /// run it: its errors read `/bin/sh: 1: …` (dash) or `/bin/bash: line 1: …` (bash), as they do
 /// in a shell of its own, and `$0` is the shell's path. After the job, its status is framed on
-/// stdout (``SlotFrames``); what it wrote to stderr is in the shell's stderr pipe by then.
+/// stdout (``SlotFrames``); what it wrote to stderr is in the shell's stderr pipe by then. A job
+/// sent *behind* another (while that one still runs) first marks its beginning on stderr, where
+/// the one before it may still be writing when its status is read.
 ///
 /// dash reads the pipe as a script (`.`, which opens a descriptor of its own, close-on-exec), a
 /// block at a time. bash's `.` reads a whole file before it runs any of it, so bash runs a loop
@@ -46,30 +48,38 @@ package struct WarmShellScript: Sendable {
     /// After a job: its status framed on stdout. No newline first: a job's last line is its own,
     /// and comes as soon as it is written.
     private let frames: String
+    /// Before a job sent behind another: a frame on stderr, which ends that one's stderr.
+    private let beginMark: String
 
     package init(dialect: Dialect, shell: String, token: String) {
         self.dialect = dialect
         self.shell = shell
         self.token = token
         frames = "printf '\\036%s s %s\\n' \(token) $?"
+        beginMark = "printf '\\036%s s 0\\n' \(token) >&2; "
     }
 
-    /// What the shell reads for a job: its variables exported, its line evaluated (in a subshell
-    /// if `way` says), its end framed.
-    package func job(_ line: [UInt8], environment: [(name: String, value: String)], way: WarmShellFit.Way) -> [UInt8] {
+    /// What the shell reads for a job: its beginning marked if it is sent `behind` another, its
+    /// variables exported, its line evaluated (in a subshell if `way` says), its end framed.
+    package func job(
+        _ line: [UInt8], environment: [(name: String, value: String)], way: WarmShellFit.Way, behind: Bool = false
+    ) -> [UInt8] {
         var script: [UInt8] = []
         script.reserveCapacity(line.count + 2 * token.utf8.count + 160)
         switch dialect {
         case .dash:
+            if behind { script += beginMark.utf8 }
             script += "export".utf8
             for (name, value) in environment { script += Self.assignment(name, value) }
-            script += way == .inShell ? "\neval ".utf8 : "\n(eval ".utf8
+            script += way == .inSubshell ? "\n(eval ".utf8 : "\neval ".utf8
             script += ShellQuoting.word(line)
-            script += way == .inShell ? "\n".utf8 : ")\n".utf8
+            script += way == .inSubshell ? ")\n".utf8 : "\n".utf8
             script += frames.utf8
             script += "\n".utf8
         case .bash:
-            script += way == .inShell ? "p\0export".utf8 : "s\0export".utf8
+            script += way == .inSubshell ? "s\0".utf8 : "p\0".utf8
+            if behind { script += beginMark.utf8 }
+            script += "export".utf8
             for (name, value) in environment { script += Self.assignment(name, value) }
             script.append(0)
             script += line

@@ -19,10 +19,30 @@ package final class WarmShells: Sendable {
         let run: CommandRun
         let input: InputPipe
         var stdout: SlotFrames
-        var job: RelayedRun?
-        /// The job's status, once its stdout's frame has ended.
+        var stderr: SlotFrames
+        /// Its jobs, the running one first, those sent behind it after.
+        var jobs: [ShellJob] = []
+        /// How many of `jobs` have ended their stderr: the next one's beginning was marked.
+        var stderrEnded = 0
+        /// Bytes of scripts of the jobs behind the running one, unread perhaps.
+        var bytesBehind = 0
+    }
+
+    private struct ShellJob {
+        let run: RelayedRun
+        let way: WarmShellFit.Way
+        /// Its script's size while it waits behind another (0 once it runs).
+        var scriptSize: Int
+        /// Its status, once its stdout's frame has ended.
         var status: Int32?
     }
+
+    /// At most this many jobs wait in a shell's pipe behind the running one, only behind
+    /// ``WarmShellFit/Way/builtins`` jobs (which end at once), and in all at most
+    /// ``maxBytesBehind`` of script: the engine's thread writes them, and must never wait for a
+    /// shell that waits for it to read its output.
+    package static let depth = 8
+    static let maxBytesBehind = 16 * 1024
 
     package let fit: WarmShellFit
     /// The engine the shells, and the jobs that fit none, run on.
@@ -45,6 +65,15 @@ package final class WarmShells: Sendable {
         script = WarmShellScript(
             dialect: name == "dash" ? .dash : .bash, shell: shell,
             token: "futurerun-" + String(UInt64.random(in: 0 ... .max), radix: 16))
+    }
+
+    /// Jobs sent behind the running one in a slot's shell (``CommandPool/Behind``), if the run
+    /// allows it (``WarmShellFit/queuesBehind``).
+    package var behind: CommandPool.Behind? {
+        guard fit.queuesBehind else { return nil }
+        return CommandPool.Behind(
+            depth: Self.depth, takes: { [self] seat in takesBehind(slot: seat.slot) },
+            start: { [self] command, seat in startBehind(command, in: seat) })
     }
 
     /// Whether `attempt`, about to start in `slot`, runs in the slot's warm shell: it is then
@@ -70,14 +99,45 @@ package final class WarmShells: Sendable {
         guard let (attempt, way) = placed.withLock({ $0.removeValue(forKey: slot) }) else {
             return engine.start(command)
         }
-        let job = RelayedRun { [self] in stop(slot: slot) }
         if shells.withLock({ $0[slot] == nil }) { launch(slot: slot, like: command) }
+        return send(script.job(attempt.line, environment: attempt.environment, way: way), way: way, slot: slot, behind: false)
+    }
+
+    /// Whether the slot's shell takes a job behind its running one now: only on the engine's
+    /// thread (which alone starts the jobs of a taken slot, so that ``place(_:slot:)`` and the
+    /// start of one job never interleave with another's), behind jobs that end at once.
+    private func takesBehind(slot: Int) -> Bool {
+        guard engine.isLoopThread else { return false }
+        return shells.withLock { shells in
+            guard let shell = shells[slot], !shell.jobs.isEmpty else { return false }
+            return shell.bytesBehind < Self.maxBytesBehind && shell.jobs.allSatisfy { $0.way == .builtins }
+        }
+    }
+
+    /// Sends `command` behind the running job of `seat`'s slot, if ``place(_:slot:)`` found it
+    /// fits the warm shell and its script is small; `nil` otherwise (it waits for the slot).
+    private func startBehind(_ command: Command, in seat: CommandPool.Seat) -> CommandRun? {
+        let slot = seat.slot
+        guard let (attempt, way) = placed.withLock({ $0.removeValue(forKey: slot) }) else { return nil }
+        let bytes = script.job(attempt.line, environment: attempt.environment, way: way, behind: true)
+        guard bytes.count <= Self.maxBytesBehind / Self.depth else { return nil }
+        return send(bytes, way: way, slot: slot, behind: true)
+    }
+
+    /// Writes a job's script to the slot's shell, and records it as the shell's newest job.
+    private func send(_ bytes: [UInt8], way: WarmShellFit.Way, slot: Int, behind: Bool) -> CommandRun {
+        let job = RelayedRun(waiting: behind) { [self] in stop(slot: slot) }
         let input = shells.withLock { shells -> InputPipe? in
-            shells[slot]?.job = job
+            shells[slot]?.jobs.append(ShellJob(run: job, way: way, scriptSize: behind ? bytes.count : 0))
+            shells[slot]?.bytesBehind += behind ? bytes.count : 0
             return shells[slot]?.input
         }
-        if input?.write(script.job(attempt.line, environment: attempt.environment, way: way)) != true {
-            shells.withLock { $0[slot]?.job = nil }
+        if input?.write(bytes) != true {
+            shells.withLock { shells in
+                guard let index = shells[slot]?.jobs.firstIndex(where: { $0.run === job }) else { return }
+                shells[slot]?.jobs.remove(at: index)
+                shells[slot]?.bytesBehind -= behind ? bytes.count : 0
+            }
             job.finish(.failedToStart(errno: EPIPE))
         }
         return job.run
@@ -104,74 +164,111 @@ package final class WarmShells: Sendable {
         run.stderr.discardConsumed()
         shells.withLock {
             $0[slot] = Shell(
-                run: run, input: input, stdout: SlotFrames(token: script.token, newlineFirst: false))
+                run: run, input: input, stdout: SlotFrames(token: script.token, newlineFirst: false),
+                stderr: SlotFrames(token: script.token, newlineFirst: false))
         }
         run.stdout.setWaker { [self] in pump(slot: slot, ending: false) }
         run.stderr.setWaker { [self] in pump(slot: slot, ending: false) }
         run.result.onComplete(on: .inline) { [self] outcome in shellEnded(slot: slot, outcome.get()) }
     }
 
-    /// What the shell's streams have now, relayed to the slot's job; its stdout's frame ended, the
-    /// job ends, once the shell's stderr pipe is read up to then (the job wrote all it will).
-    /// `ending`: the shell is gone, so what its frame held back is the job's too. On the engine's
-    /// thread.
+    /// What the shell's streams have now, relayed to the slot's jobs; a job whose stdout's frame
+    /// has ended ends once its stderr has: at the mark of the job sent behind it, or, if none was,
+    /// once the shell's stderr pipe is read up to now (the job wrote all it will). `ending`: the
+    /// shell is gone, so what its frames held back is its jobs' too. On the engine's thread.
     private func pump(slot: Int, ending: Bool) {
-        var stderrReadUp = ending
+        var stderrReadUp = false
         while true {
             let step = shells.withLock { shells -> PumpStep in
-                guard var shell = shells[slot] else { return .wait }
+                guard var shell = shells[slot] else { return PumpStep() }
                 defer { shells[slot] = shell }
                 // A read's worth at a time: a job's big output is never copied whole on its way.
                 while case let bytes = shell.run.stdout.consume(maxCount: 1 << 16), !bytes.isEmpty {
-                    for piece in shell.stdout.feed(bytes) { relay(piece, of: &shell) }
+                    for piece in shell.stdout.feed(bytes) { relay(piece, of: &shell, stderr: false) }
                 }
                 while case let bytes = shell.run.stderr.consume(maxCount: 1 << 16), !bytes.isEmpty {
-                    shell.job?.append(stderr: bytes)
+                    for piece in shell.stderr.feed(bytes) { relay(piece, of: &shell, stderr: true) }
                 }
-                if ending { for piece in shell.stdout.rest() { relay(piece, of: &shell) } }
-                guard let job = shell.job, let status = shell.status else { return .wait }
-                guard stderrReadUp else { return .readStderr(shell.run) }
-                (shell.job, shell.status) = (nil, nil)
-                return .finish(job, status)
+                if ending {
+                    for piece in shell.stdout.rest() { relay(piece, of: &shell, stderr: false) }
+                    for piece in shell.stderr.rest() { relay(piece, of: &shell, stderr: true) }
+                }
+                var step = PumpStep()
+                while let first = shell.jobs.first, let status = first.status {
+                    if shell.stderrEnded == 0, !ending {
+                        // The mark of the job behind it is on its way.
+                        guard shell.jobs.count == 1 else { break }
+                        guard stderrReadUp else {
+                            step.readStderr = shell.run
+                            break
+                        }
+                        stderrReadUp = false
+                    }
+                    shell.jobs.removeFirst()
+                    shell.stderrEnded = max(0, shell.stderrEnded - 1)
+                    step.changes.append(.finished(first.run, status))
+                    if !shell.jobs.isEmpty {
+                        // The next one runs now: its script is read.
+                        shell.bytesBehind -= shell.jobs[0].scriptSize
+                        shell.jobs[0].scriptSize = 0
+                        step.changes.append(.began(shell.jobs[0].run))
+                    }
+                }
+                return step
             }
-            switch step {
-            case .wait:
-                return
-            case .readStderr(let run):
-                // Off the engine's thread, the engine reads and wakes this again.
-                guard run.readPendingStderr() else { return }
-                stderrReadUp = true
-            case .finish(let job, let status):
-                return job.finish(.exited(status))
+            for change in step.changes {
+                switch change {
+                case .finished(let job, let status): job.finish(.exited(status))
+                case .began(let job): job.begin()
+                }
             }
+            // Off the engine's thread, the engine reads and wakes this again.
+            guard let run = step.readStderr, run.readPendingStderr() else { return }
+            stderrReadUp = true
         }
     }
 
-    private enum PumpStep {
-        case wait
-        /// The job's frame has ended: read the rest of its stderr first.
-        case readStderr(CommandRun)
-        case finish(RelayedRun, Int32)
+    private struct PumpStep {
+        enum Change {
+            case finished(RelayedRun, Int32)
+            /// The job behind it runs now, once the one before it has ended.
+            case began(RelayedRun)
+        }
+
+        /// In order: each job ends before the next begins.
+        var changes: [Change] = []
+        /// The only job's frame has ended: read the rest of its stderr first.
+        var readStderr: CommandRun?
     }
 
-    /// Hands `piece` of the shell's stdout on to its job, or notes the frame's end.
-    private func relay(_ piece: SlotFrames.Piece, of shell: inout Shell) {
+    /// Hands `piece` of the shell's stdout or `stderr` on to the job it belongs to, or notes a
+    /// frame's end: on stdout, the oldest job without a status; on stderr, the oldest whose
+    /// stderr has not ended.
+    private func relay(_ piece: SlotFrames.Piece, of shell: inout Shell, stderr: Bool) {
         switch piece {
-        case .stdout(let bytes): shell.job?.append(stdout: bytes)
-        case .stderr(let bytes): shell.job?.append(stderr: bytes)  // never sent: no `e` frames
-        case .end(let status): shell.status = status
+        case .stdout(let bytes) where stderr:
+            if shell.stderrEnded < shell.jobs.count { shell.jobs[shell.stderrEnded].run.append(stderr: bytes) }
+        case .stdout(let bytes):
+            shell.jobs.first { $0.status == nil }?.run.append(stdout: bytes)
+        case .stderr:
+            break  // never sent: no `e` frames
+        case .end where stderr:
+            shell.stderrEnded = min(shell.stderrEnded + 1, shell.jobs.count)
+        case .end(let status):
+            if let index = shell.jobs.firstIndex(where: { $0.status == nil }) { shell.jobs[index].status = status }
         }
     }
 
-    /// The slot's shell ended (its input closed at the end, a stop, or a job that ended it): a
-    /// job it was running ends with it, with what it wrote; the slot's next job starts another.
+    /// The slot's shell ended (its input closed at the end, a stop, or a job that ended it): the
+    /// job it was running ends with it, with what it wrote; those sent behind it never began
+    /// (``TerminationStatus/cancelled``). The slot's next job starts another.
     private func shellEnded(slot: Int, _ result: CommandResult) {
         pump(slot: slot, ending: true)
-        let job = shells.withLock { shells -> RelayedRun? in
+        let jobs = shells.withLock { shells -> [ShellJob] in
             defer { shells[slot] = nil }
-            return shells[slot]?.job
+            return shells[slot]?.jobs ?? []
         }
-        job?.finish(result.status)
+        for (index, job) in jobs.enumerated() { job.run.finish(index == 0 ? result.status : .cancelled) }
     }
 
     /// Stops the slot's shell, and with it its job (a stop, `--halt now`).
