@@ -8,12 +8,17 @@ import Glibc
 /// there costs no exec of the shell: a builtin costs no process, a program one fork. Each job
 /// is a ``RelayedRun`` whose output and end come on the shell's streams: its stdout framed
 /// (``SlotFrames``, as `--slurm-slots` frames a slot's jobs) up to its exit status, its stderr
-/// as it is (all the shell writes there while a job runs is the job's), its start and end. A job
-/// that does not fit one is spawned as before.
+/// up to the mark of the job sent behind it, or to its end, its start and end. A job that does not
+/// fit one is spawned as before.
 ///
-/// A job that ends its shell (a signal, a fatal error) ends with the shell's status; the slot's
-/// next job starts another. Stopping a job stops its slot's shell. Jobs report no CPU times or
-/// memory of their own (`--json`'s `user`, `sys`, `max_rss` are 0).
+/// While a shell runs jobs of builtins alone, which end at once, the pool sends it the slot's next
+/// jobs behind them (``behind``, up to ``depth``): the shell goes from one to the next without
+/// waiting for this process, which reads their frames in batches.
+///
+/// A job that ends its shell (a signal, a fatal error) ends with the shell's status, and those
+/// sent behind it as never begun; the slot's next job starts another. Stopping a job stops its
+/// slot's shell. Jobs report no CPU times or memory of their own (`--json`'s `user`, `sys`,
+/// `max_rss` are 0).
 package final class WarmShells: Sendable {
     private struct Shell {
         let run: CommandRun
