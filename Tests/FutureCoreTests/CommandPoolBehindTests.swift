@@ -18,6 +18,8 @@ import Testing
         let peak = Locked((perSlot: 0, all: 0))
         /// Whether it takes more behind; commands named `alone…` it never takes behind.
         let takes = Locked(true)
+        /// Runs as it hands an `alone…` command back.
+        let declining = Locked<(@Sendable () -> Void)?>(nil)
 
         func start(_ command: Command, _ seat: CommandPool.Seat) -> CommandRun {
             let promise = Promise<CommandResult, Never>()
@@ -30,7 +32,9 @@ import Testing
         }
 
         func startBehind(_ command: Command, _ seat: CommandPool.Seat) -> CommandRun? {
-            command.arguments[0].hasPrefix("alone") ? nil : start(command, seat)
+            guard command.arguments[0].hasPrefix("alone") else { return start(command, seat) }
+            declining.withLock { $0 }?()
+            return nil
         }
 
         /// The names in each slot, the running one first.
@@ -89,6 +93,20 @@ import Testing
         runner.takes.withLock { $0 = false }
         runner.finishFirst(ofSlot: 1)
         #expect(runs.allSatisfy { $0.value.status == .exited(0) } && pool.running == 0)
+    }
+
+    @Test func aCommandHandedBackAfterTheStopNeverStarts() {
+        let runner = Runner()
+        let pool = pool(runner, width: 1)
+        // The stop comes while the runner looks at the command (another thread's Ctrl-C, say).
+        runner.declining.withLock { $0 = { pool.stopStarting() } }
+        let runs = ["j1", "j2", "alone3"].map { pool.run(Command([$0])) }
+        // j2 takes the seat as j1 ends, and the pool offers alone3 behind it.
+        runner.finishFirst(ofSlot: 1)
+        #expect(runs[2].resolved)
+        #expect(runs[2].outcome?.get().status == .cancelled)
+        runner.finishFirst(ofSlot: 1)
+        #expect(runs[1].value.status == .exited(0) && pool.running == 0)
     }
 
     @Test func aStoppedPoolStartsNothingBehind() {

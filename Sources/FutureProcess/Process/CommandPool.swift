@@ -304,11 +304,14 @@ public final class CommandPool: Sendable {
             }
             guard let next else { return }
             guard let run = behind.start(next.build(seat), seat) else {
-                // It cannot wait there: it waits for a seat, first in line again.
-                state.withLock { state in
+                // It cannot wait there: it waits for a seat, first in line again, unless the pool
+                // stopped meanwhile (which withdrew the queue without it).
+                let withdrawn = state.withLock { state in
                     state.behind[seat.slot]! -= 1
-                    state.queue.prepend(next)
+                    if !state.stopped { state.queue.prepend(next) }
+                    return state.stopped
                 }
+                if withdrawn { next.promise.tryComplete(.success(.neverStarted())) }
                 return
             }
             started(next, seat: seat, run: run)
