@@ -80,6 +80,25 @@ import Testing
         #expect(runner.peak.withLock { $0 } == (perSlot: 3, all: 6))
     }
 
+    @Test func aNarrowedPoolFillsNothingBehindUntilItsSeatsComeFree() {
+        let runner = Runner()
+        let pool = pool(runner)
+        let runs = (1...10).map { pool.run(Command(["j\($0)"])) }
+        runner.finishFirst(ofSlot: 1)
+        runner.finishFirst(ofSlot: 2)
+        #expect(runner.queues == [1: ["j3", "j4", "j5"], 2: ["j6", "j7", "j8"]] && pool.queued == 2)
+        pool.width = 1
+        runner.finishFirst(ofSlot: 1)
+        #expect(runner.queues[1] == ["j4", "j5"] && pool.queued == 2)
+        for _ in 0..<3 { runner.finishFirst(ofSlot: 2) }
+        // Slot 2 came free and is not given again; slot 1 is within the width: it fills again.
+        #expect(runner.queues[2] == [] && pool.running == 1)
+        runner.finishFirst(ofSlot: 1)
+        #expect(runner.queues[1] == ["j5", "j9", "j10"])
+        for _ in 0..<3 { runner.finishFirst(ofSlot: 1) }
+        #expect(runs.allSatisfy { $0.value.status == .exited(0) } && pool.running == 0)
+    }
+
     @Test func aCommandTheRunnerCannotTakeBehindWaitsForASeatFirstInLine() {
         let runner = Runner()
         let pool = pool(runner, width: 1, depth: 4)

@@ -39,7 +39,7 @@ public final class CommandPool: Sendable {
     /// before it ends, with no round trip between them: a warm shell reads its next jobs from its
     /// pipe (``RelayedRun``). They hold the seat in turn; the width counts the seat once. The
     /// places behind a seat are filled, from the queue's head, as a command starts or ends in it;
-    /// a stopped pool fills none.
+    /// a stopped pool fills none, nor one running more than its width (narrowed since).
     package struct Behind: Sendable {
         /// At most this many behind the one running in a seat.
         package let depth: Int
@@ -297,7 +297,11 @@ public final class CommandPool: Sendable {
         guard let behind else { return }
         while behind.takes(seat) {
             let next = state.withLock { state -> Queued? in
-                guard !state.stopped, state.behind[seat.slot, default: 0] < behind.depth, let next = state.queue.popFirst()
+                // Not while the pool runs wider than its width now (it was narrowed): the seat
+                // must come free.
+                guard !state.stopped, state.running <= state.width,
+                    state.laneRunning[seat.lane] <= state.laneWidths[seat.lane],
+                    state.behind[seat.slot, default: 0] < behind.depth, let next = state.queue.popFirst()
                 else { return nil }
                 state.behind[seat.slot, default: 0] += 1
                 return next
