@@ -105,7 +105,8 @@ extension ProcessEngine {
     /// ``CommandRun/readPendingStderr()``: reads what the child's stderr pipe holds now, until it
     /// would block, and leaves its end (and the watching of it) to the loop. Off the loop's thread
     /// it asks the loop to, and returns false; so it does when the output has no room to hold more
-    /// (the rest comes when there is: ``CapturedOutput/isWaitingForSpace``).
+    /// (the rest comes when there is: ``CapturedOutput/isWaitingForSpace``). At most a pipe's
+    /// worth (1 MiB): more comes from a writer that is still writing.
     func readPendingStderr(of id: UInt64) -> Bool {
         guard isLoopThread else {
             post(.readStderr(id))
@@ -115,7 +116,9 @@ extension ProcessEngine {
             return true
         }
         withUnsafeTemporaryAllocation(byteCount: 1 << 14, alignment: 16) { buffer in
-            while !child.stderr.isWaitingForSpace {
+            var reads = 0
+            while reads < 64, !child.stderr.isWaitingForSpace {
+                reads += 1
                 let count = read(fd, buffer.baseAddress, buffer.count)
                 if count > 0 {
                     child.stderr.append(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))

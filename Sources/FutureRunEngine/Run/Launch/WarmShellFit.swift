@@ -18,7 +18,7 @@ import FutureRunModel
 /// without processes.
 package struct WarmShellFit: Sendable {
     package enum Way: Equatable, Sendable {
-        /// Evaluated by the warm shell itself, with its builtins alone: no process starts, so the
+        /// Evaluated by the warm shell itself, with its builtins alone: no program runs, so the
         /// job ends at once (another may wait behind it in the shell's pipe).
         case builtins
         /// Evaluated by the warm shell itself.
