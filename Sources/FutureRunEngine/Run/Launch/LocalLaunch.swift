@@ -36,7 +36,7 @@ package struct LocalSite: LaunchSite {
             suspension: options.memorySuspend.map(MemorySuspension.init),
             load: options.load.map { LoadAdmission(limit: $0.width(cpus: run.cpus)) })
         return LocalLauncher(
-            width: run.width, jobserver: jobserverReach == .reached ? jobserver : nil,
+            width: run.width, jobserver: jobserver,
             admission: rules.memoryFree == nil && rules.suspension == nil && rules.load == nil ? nil : rules,
             jobsFile: run.jobsFile,
             warmShells: run.warmShells.flatMap { WarmShells(fit: $0, shell: options.shell, engine: run.engine) },

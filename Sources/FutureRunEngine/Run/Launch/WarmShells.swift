@@ -29,25 +29,21 @@ package final class WarmShells: Sendable {
         var jobs: [ShellJob] = []
         /// How many of `jobs` have ended their stderr: the next one's beginning was marked.
         var stderrEnded = 0
-        /// Bytes of scripts of the jobs behind the running one, unread perhaps.
-        var bytesBehind = 0
     }
 
     private struct ShellJob {
         let run: RelayedRun
         let way: WarmShellFit.Way
-        /// Its script's size while it waits behind another (0 once it runs).
-        var scriptSize: Int
         /// Its status, once its stdout's frame has ended.
         var status: Int32?
     }
 
     /// At most this many jobs wait in a shell's pipe behind the running one, only behind
-    /// ``WarmShellFit/Way/builtins`` jobs (which end at once), and in all at most
-    /// ``maxBytesBehind`` of script: the engine's thread writes them, and must never wait for a
-    /// shell that waits for it to read its output.
+    /// ``WarmShellFit/Way/builtins`` jobs (which end at once), each with a script of at most
+    /// ``maxScriptBehind`` bytes: the engine's thread writes them, and must never wait for a shell
+    /// that waits for it to read its output, so all of them (16 KiB) fit in its pipe at once.
     package static let depth = 8
-    static let maxBytesBehind = 16 * 1024
+    static let maxScriptBehind = 2048
 
     package let fit: WarmShellFit
     /// The engine the shells, and the jobs that fit none, run on.
@@ -115,7 +111,7 @@ package final class WarmShells: Sendable {
         guard engine.isLoopThread else { return false }
         return shells.withLock { shells in
             guard let shell = shells[slot], !shell.jobs.isEmpty else { return false }
-            return shell.bytesBehind < Self.maxBytesBehind && shell.jobs.allSatisfy { $0.way == .builtins }
+            return shell.jobs.allSatisfy { $0.way == .builtins }
         }
     }
 
@@ -125,7 +121,7 @@ package final class WarmShells: Sendable {
         let slot = seat.slot
         guard let (attempt, way) = placed.withLock({ $0.removeValue(forKey: slot) }) else { return nil }
         let bytes = script.job(attempt.line, environment: attempt.environment, way: way, behind: true)
-        guard bytes.count <= Self.maxBytesBehind / Self.depth else { return nil }
+        guard bytes.count <= Self.maxScriptBehind else { return nil }
         return send(bytes, way: way, slot: slot, behind: true)
     }
 
@@ -133,15 +129,13 @@ package final class WarmShells: Sendable {
     private func send(_ bytes: [UInt8], way: WarmShellFit.Way, slot: Int, behind: Bool) -> CommandRun {
         let job = RelayedRun(waiting: behind) { [self] in stop(slot: slot) }
         let input = shells.withLock { shells -> InputPipe? in
-            shells[slot]?.jobs.append(ShellJob(run: job, way: way, scriptSize: behind ? bytes.count : 0))
-            shells[slot]?.bytesBehind += behind ? bytes.count : 0
+            shells[slot]?.jobs.append(ShellJob(run: job, way: way))
             return shells[slot]?.input
         }
         if input?.write(bytes) != true {
             shells.withLock { shells in
                 guard let index = shells[slot]?.jobs.firstIndex(where: { $0.run === job }) else { return }
                 shells[slot]?.jobs.remove(at: index)
-                shells[slot]?.bytesBehind -= behind ? bytes.count : 0
             }
             job.finish(.failedToStart(errno: EPIPE))
         }
@@ -212,12 +206,8 @@ package final class WarmShells: Sendable {
                     shell.jobs.removeFirst()
                     shell.stderrEnded = max(0, shell.stderrEnded - 1)
                     step.changes.append(.finished(first.run, status))
-                    if !shell.jobs.isEmpty {
-                        // The next one runs now: its script is read.
-                        shell.bytesBehind -= shell.jobs[0].scriptSize
-                        shell.jobs[0].scriptSize = 0
-                        step.changes.append(.began(shell.jobs[0].run))
-                    }
+                    // The next one runs now.
+                    if let next = shell.jobs.first { step.changes.append(.began(next.run)) }
                 }
                 return step
             }
