@@ -46,7 +46,8 @@ public final class ProcessEngine: Sendable {
     let pipes = PipeReserve(size: 2)
     let programs = ProgramLocator()
     let nullInput: Int32
-    let signalsToReset = Locked<[Int32]>([])
+    /// What ``resetInChildren(_:)`` said: a fact of the process, so every engine's children.
+    private static let signalsToReset = Locked<[Int32]>([])
     let guardian = Locked<ProcessGuardian?>(nil)
     /// Work left for the end of the loop's current turn (see ``afterThisTurn(_:)``).
     let endOfTurn = Locked<[@Sendable () -> Void]>([])
@@ -68,10 +69,11 @@ public final class ProcessEngine: Sendable {
     /// How this engine learns that its children exit (``ExitWatcher``).
     package var exitWatcherKind: ExitWatcher.Kind { exitWatcher.kind }
 
-    /// Signals to reset to their default disposition in every child: those this process changed
-    /// from the default for itself (a program that ignores SIGPIPE lists SIGPIPE here), so that
-    /// children see signals as they would under a shell. Set before starting commands.
-    package func resetInChildren(_ signals: [Int32]) {
+    /// Signals to reset to their default disposition in the children of every engine: those this
+    /// process changed from the default for itself (a program that ignores SIGPIPE lists SIGPIPE
+    /// here), so that children see signals as they would under a shell. Set before starting
+    /// commands; it creates no engine.
+    package static func resetInChildren(_ signals: [Int32]) {
         signalsToReset.withLock { $0 = signals }
     }
 
@@ -118,7 +120,7 @@ public final class ProcessEngine: Sendable {
             case .success(let program):
                 child.spawn(
                     program: program, stdin: nullInput, environment: environment, pipes: pipes,
-                    resetSignals: signalsToReset.withLock { $0 })
+                    resetSignals: Self.signalsToReset.withLock { $0 })
             }
         if let spawnError {
             child.stdout.finish()

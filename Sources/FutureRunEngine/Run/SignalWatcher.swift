@@ -42,11 +42,12 @@ package enum SignalWatcher {
 
     /// Blocks the watched signals in this (the only) thread, and ignores SIGPIPE, so that a reader
     /// going away shows up as EPIPE; children get SIGPIPE back at its default if it was.
+    /// It creates no engine (whose thread `--help` and `--version` do without).
     package static func prepare() {
         ProcessSignals.block(watched)
         if ProcessSignals.isDefault(SIGPIPE) {
             ProcessSignals.ignore(SIGPIPE)
-            ProcessEngine.shared.resetInChildren([SIGPIPE])
+            ProcessEngine.resetInChildren([SIGPIPE])
         }
     }
 
