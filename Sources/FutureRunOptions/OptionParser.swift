@@ -74,21 +74,19 @@ package struct OptionParser {
 
     // MARK: Options
 
-    private static let byLongName: [String: OptionDeclaration] = {
-        var table: [String: OptionDeclaration] = [:]
-        for declaration in OptionDeclaration.all {
-            for name in declaration.longNames { table["--" + name] = declaration }
-        }
-        return table
-    }()
+    /// The option spelled `word` (`--jobs`, dashes included), found by a scan: a command line names
+    /// a few options, and comparing a hundred short names costs less than hashing them all into a
+    /// table at every start (most of `--version`'s own work when it did).
+    private static func declaration(long word: some StringProtocol) -> OptionDeclaration? {
+        guard word.hasPrefix("--") else { return nil }
+        let name = word.dropFirst(2)
+        return OptionDeclaration.all.first { $0.longNames.contains { $0 == name } }
+    }
 
-    private static let byShortName: [Character: OptionDeclaration] = {
-        var table: [Character: OptionDeclaration] = [:]
-        for declaration in OptionDeclaration.all {
-            for short in declaration.shortNames { table[short] = declaration }
-        }
-        return table
-    }()
+    /// The option spelled `-letter` (or one of its aliases: `-P` is `-j`).
+    private static func declaration(short letter: Character) -> OptionDeclaration? {
+        OptionDeclaration.all.first { $0.shortName == letter || $0.shortAliases.contains(letter) }
+    }
 
     /// Whether `word` reads as one of futurerun's options (`-j4`, `--joblog`, `--jobs=2`).
     static func isOption(_ word: String) -> Bool {
@@ -96,9 +94,9 @@ package struct OptionParser {
         if word == "--" { return true }
         if word.hasPrefix("--") {
             let name = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            return byLongName[String(name)] != nil
+            return declaration(long: name) != nil
         }
-        return byShortName[word.dropFirst().first!] != nil
+        return declaration(short: word.dropFirst().first!) != nil
     }
 
     /// Whether `word` is one of futurerun's long options as written (`--dry-run`, `--jobs=2`).
@@ -112,7 +110,7 @@ package struct OptionParser {
     /// The option `name` (as typed, `--` included) means: its own name, else one of GNU parallel's
     /// it refuses, else the option it is the unique prefix of; an unknown one says the nearest name.
     private static func declaration(named name: String) throws(UsageError) -> OptionDeclaration? {
-        if let exact = byLongName[name] { return exact }
+        if let exact = declaration(long: name) { return exact }
         if let refusal = GNUForms.refusal(name) { throw refusal }
         let groups = spelling.options(abbreviatedAs: name)
         if groups.count == 1 { return OptionDeclaration.all[groups[0]] }
@@ -155,7 +153,7 @@ package struct OptionParser {
             }
             // GNU parallel's -v prints on stdout (its --verbose, like -t, on stderr).
             if readsGNU, letter == "v" { parsed.options.verboseOnStdout = true }
-            let found = readsGNU && letter == "C" ? Self.byLongName["--colsep"] : Self.byShortName[letter]
+            let found = readsGNU && letter == "C" ? Self.declaration(long: "--colsep") : Self.declaration(short: letter)
             guard let declaration = found else {
                 throw GNUForms.refusal("-\(letter)") ?? .unknownOption("-\(letter)")
             }
