@@ -53,6 +53,10 @@ package final class WarmShells: Sendable {
     /// What ``place(_:slot:)`` found fits the slot's warm shell, for the command each slot starts
     /// next: the attempt, and the way it runs there.
     private let placed = Locked<[Int: (attempt: AttemptSpec, way: WarmShellFit.Way)]>([:])
+    /// The slots that have started a job. A slot's first job runs in a fresh shell, and its warm
+    /// shell starts with the next: a warm shell saves from its second job on, and costs a run of
+    /// one job per slot a round trip of its framing.
+    private let slotsStarted = Locked<Set<Int>>([])
 
     /// Warm shells of `shell` if it is dash or bash itself (after links): a script or wrapper
     /// named `sh` may be meant to run at each job, so it does.
@@ -80,7 +84,8 @@ package final class WarmShells: Sendable {
     /// Whether `attempt`, about to start in `slot`, runs in the slot's warm shell: it is then
     /// started there by ``start(_:in:)``. On the pool's starting thread.
     package func place(_ attempt: AttemptSpec, slot: Int) -> Bool {
-        let placement = way(for: attempt).map { (attempt, $0) }
+        let firstOfSlot = !fit.everyIsolatable && slotsStarted.withLock { $0.insert(slot).inserted }
+        let placement = firstOfSlot ? nil : way(for: attempt).map { (attempt, $0) }
         placed.withLock { $0[slot] = placement }
         return placement != nil
     }
