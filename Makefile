@@ -20,7 +20,7 @@ METADATA   := -Xswiftc -Xfrontend -Xswiftc -prespecialize-generic-metadata \
 CMO        := -Xswiftc -cross-module-optimization
 RELEASE    := -c release --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -use-ld=lld -Xlinker --no-warnings $(METADATA) $(CMO)
 
-.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall dist bench bench-quick bench-deps bench-remote bench-pipe bench-gnu bench-slurm bench-fast bench-cache bench-futures clean
+.PHONY: all build release test tools lint docs tsan fuzz example generate install install-files uninstall dist bench bench-quick bench-start bench-deps bench-remote bench-pipe bench-gnu bench-slurm bench-fast bench-cache bench-futures clean
 
 all: build
 
@@ -126,6 +126,10 @@ bench: release
 
 bench-quick: release
 	QUICK=1 bench/run.sh .build/release/futurerun
+
+## Only start-up: the stripped binary's --version, and one job, against sh -c true.
+bench-start: release
+	START=1 bench/run.sh .build/release/futurerun
 
 ## Only the cost of jobs that wait for jobs (a chain, a root with many dependants).
 bench-deps: release

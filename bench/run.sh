@@ -7,6 +7,7 @@
 #   QUICK=1   only the per-job cost against xargs, and of the portable exit watcher against pidfd
 #             (< 1 minute); exits 1 if futurerun with a shell a job is slower than xargs
 #   DEPS=1    only the cost of jobs that wait for jobs (a chain, and a root with many dependants)
+#   START=1   only start-up: the stripped binary's --version, and one job, against sh -c true
 #   PIPE=1    only --pipe and --pipe-part on PIPE_MIB (1024) MiB of text, against cat | wc -l and
 #             GNU parallel's --pipe and --pipepart
 #   SLURM=1   only jobs as Slurm steps: SLURM_N (1000) trivial jobs in a 4-CPU allocation of a private
@@ -93,6 +94,23 @@ deps() {
   echo "peak RSS: chain $(rss chain-j1) MiB, plain $(rss plain-j1) MiB; fan $(rss fan-j2) MiB, plain $(rss plain-j2) MiB"
 }
 if [[ ${DEPS:-0} == 1 ]]; then deps; exit 0; fi
+
+# Start-up, 300 runs in a row of each: the binary as shipped (stripped, as make dist and make install
+# leave it) answering --version, against sh -c true; then one job, futurerun -q true (a shell start
+# of its own: the job is a process too).
+startup() {
+  local stripped=$WORK/futurerun-stripped
+  strip -o "$stripped" "$FR"
+  echo
+  echo "## start-up: 300 runs in a row (the stripped binary, $(($(stat -c %s "$stripped") / 1024)) KiB)"
+  rounds "sh=for i in \$(seq 300); do /bin/sh -c true; done" "version=for i in \$(seq 300); do $stripped --version; done" \
+    "futurerun=for i in \$(seq 300); do $stripped -q true; done"
+  local a_run='BEGIN { printf "%.2f", w * 1000 / 300 }'
+  echo "sh -c true  $(awk -v w="$(wall sh)" "$a_run") ms a run"
+  echo "futurerun --version / sh -c true  $(ratio version sh)  (rounds $(spread version sh)); $(awk -v w="$(wall version)" "$a_run") ms a run"
+  echo "futurerun 'true' / sh -c true  $(ratio futurerun sh)  (rounds $(spread futurerun sh)); $(awk -v w="$(wall futurerun)" "$a_run") ms a run"
+}
+if [[ ${START:-0} == 1 ]]; then startup; exit 0; fi
 
 # Jobs on another host: a private sshd on 127.0.0.2 with keys made here (never the machine's own
 # sshd or ~/.ssh). The floor is the same 40 sessions started by xargs -P4 over one open connection:
@@ -305,11 +323,7 @@ if [[ $QUICK == 1 ]]; then
   exit 1
 fi
 
-echo
-echo "## start-up: one job, 300 runs in a row"
-rounds "sh=for i in \$(seq 300); do /bin/sh -c true; done" "futurerun=for i in \$(seq 300); do $FR -q true; done"
-echo "futurerun 'true' / sh -c true  $(ratio futurerun sh)  (rounds $(spread futurerun sh)); $(awk -v w="$(wall futurerun)" 'BEGIN { printf "%.2f", w * 1000 / 300 }') ms a run"
-
+startup
 deps
 
 echo
