@@ -3,7 +3,7 @@ import Testing
 
 /// Answering without running costs only the answer: `--version`, `--help` and a usage error start
 /// no thread (the engine's loop and the signal watcher start with a run). Start-up time itself is
-/// measured in bench/ (`make bench`), never here.
+/// measured in bench/ (`make bench-start`), never here.
 @Suite struct StartUp {
     @Test func versionHelpAndUsageErrorsStartNoThread() throws {
         let scratch = Scratch()
