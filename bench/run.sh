@@ -18,7 +18,8 @@
 #   GNU=1     only GNU's grammar: GNU_N (2000) trivial jobs, futurerun --gnu against futurerun's own
 #             grammar and GNU parallel (Debian's, and 20260522 from ../shared/bench/gnu-parallel)
 #   FAST=1    only trivial jobs against GNU parallel 20260522's --fast: FAST_N (20000) `echo {}` and
-#             FAST_N/4 `/bin/true {}`, beside GNU's default mode and xargs -P; then 1,000,000 `echo`
+#             FAST_N/4 `/bin/true {}`, beside GNU's default mode, xargs -P and the C capture floor
+#             (bench/c/capture_floor.c: each job captured as futurerun does); then 1,000,000 `echo`
 #             jobs (FAST_MILLION) for their time and peak memory
 #   CACHE=1   only --cache: CACHE_N (1000) jobs, each gzip of an input file of its own, run
 #             cold (an empty cache) and warm (every entry there: no process starts), beside the
@@ -48,6 +49,8 @@ need gcc gcc
 [[ $QUICK == 1 ]] || need parallel parallel
 FLOOR=$WORK/spawn_floor
 gcc -O2 -o "$FLOOR" "$HERE/c/spawn_floor.c"
+CAPTURE_FLOOR=$WORK/capture_floor
+gcc -O2 -o "$CAPTURE_FLOOR" "$HERE/c/capture_floor.c"
 
 # measure LABEL COMMAND: runs COMMAND once under /usr/bin/time, appends "LABEL round wall rssKiB cpu".
 # The wall time is taken around COMMAND alone, to the microsecond (GNU time's is in 10 ms steps).
@@ -221,8 +224,9 @@ fast() {
     "fr-true=$FR -q -j$J --each '/bin/true {}' < $WORK/true-args" \
     "fast-true=$gnu --fast -j$J '/bin/true {}' < $WORK/true-args" \
     "gnu-true=$gnu -j$J '/bin/true {}' < $WORK/true-args" \
-    "xargs-true=xargs -P$J -n1 /bin/true < $WORK/true-args"
-  for label in fr-echo fast-echo gnu-echo xargs-echo fr-true fast-true gnu-true xargs-true; do
+    "xargs-true=xargs -P$J -n1 /bin/true < $WORK/true-args" \
+    "floor-true=$CAPTURE_FLOOR $((n / 4)) $J /bin/true"
+  for label in fr-echo fast-echo gnu-echo xargs-echo fr-true fast-true gnu-true xargs-true floor-true; do
     printf '%-11s %8.3f s  %7.1f us a job\n' "$label" "$(wall "$label")" \
       "$(awk -v w="$(wall "$label")" -v n="$([[ $label == *echo ]] && echo "$n" || echo $((n / 4)))" 'BEGIN { print w / n * 1e6 }')"
   done
@@ -232,6 +236,9 @@ fast() {
   echo "true: futurerun / GNU --fast   $(ratio fr-true fast-true)  (rounds $(spread fr-true fast-true))"
   echo "true: futurerun / xargs -P$J -n1  $(ratio fr-true xargs-true)  (rounds $(spread fr-true xargs-true))"
   echo "true: GNU default / futurerun  $(ratio gnu-true fr-true)  (rounds $(spread gnu-true fr-true))"
+  echo "true: futurerun / C capture floor  $(ratio fr-true floor-true)  (rounds $(spread fr-true floor-true))"
+  echo "true: C capture floor / GNU --fast  $(ratio floor-true fast-true)  (rounds $(spread floor-true fast-true))"
+  echo "true: C capture floor / xargs -P$J -n1  $(ratio floor-true xargs-true)  (rounds $(spread floor-true xargs-true))"
   round=million
   measure million "seq $million | $FR -q -j$J --each 'echo {}'"
   awk -v m="$million" '$1 == "million" { printf "%d echo jobs: %.1f s (%.1f us a job), peak %.1f MiB\n", m, $3, $3 / m * 1e6, $4 / 1024 }' "$WORK/data"
