@@ -49,8 +49,6 @@ need gcc gcc
 [[ $QUICK == 1 ]] || need parallel parallel
 FLOOR=$WORK/spawn_floor
 gcc -O2 -o "$FLOOR" "$HERE/c/spawn_floor.c"
-CAPTURE_FLOOR=$WORK/capture_floor
-gcc -O2 -o "$CAPTURE_FLOOR" "$HERE/c/capture_floor.c"
 
 # measure LABEL COMMAND: runs COMMAND once under /usr/bin/time, appends "LABEL round wall rssKiB cpu".
 # The wall time is taken around COMMAND alone, to the microsecond (GNU time's is in 10 ms steps).
@@ -213,6 +211,8 @@ fast() {
   [[ -x $newest/parallel ]] || { echo "# GNU parallel 20260522 is not in ../shared/bench/gnu-parallel: no --fast to compare"; return 0; }
   seq "$n" >"$WORK/echo-args"
   seq $((n / 4)) >"$WORK/true-args"
+  local capture_floor=$WORK/capture_floor
+  gcc -O2 -o "$capture_floor" "$HERE/c/capture_floor.c"
   echo
   echo "## trivial jobs at -j$J: $n 'echo {}', $((n / 4)) '/bin/true {}' (GNU parallel $("$newest/parallel" --version | head -1 | awk '{ print $3 }'))"
   # --fast runs its inner parallel from PATH: the same release.
@@ -225,7 +225,7 @@ fast() {
     "fast-true=$gnu --fast -j$J '/bin/true {}' < $WORK/true-args" \
     "gnu-true=$gnu -j$J '/bin/true {}' < $WORK/true-args" \
     "xargs-true=xargs -P$J -n1 /bin/true < $WORK/true-args" \
-    "floor-true=$CAPTURE_FLOOR $((n / 4)) $J /bin/true"
+    "floor-true=$capture_floor $((n / 4)) $J /bin/true"
   for label in fr-echo fast-echo gnu-echo xargs-echo fr-true fast-true gnu-true xargs-true floor-true; do
     printf '%-11s %8.3f s  %7.1f us a job\n' "$label" "$(wall "$label")" \
       "$(awk -v w="$(wall "$label")" -v n="$([[ $label == *echo ]] && echo "$n" || echo $((n / 4)))" 'BEGIN { print w / n * 1e6 }')"
