@@ -78,7 +78,9 @@ int main(int argc, char **argv) {
         for (int index = 0; index < count; index++) {
             int slot = (int)(events[index].data.u64 >> 2), which = (int)(events[index].data.u64 & 3);
             struct job *job = &jobs[slot];
-            if (job->pid == 0) continue;  // finished earlier in this batch
+            // A job finished earlier in this batch: its slot is free, or holds the next job,
+            // whose pipe this stale event then reads early (no harm: EAGAIN, or what it wrote).
+            if (job->pid == 0) continue;
             if (which == 0 && job->exit_fd >= 0) {
                 int status;
                 if (wait4(job->pid, &status, WNOHANG, NULL) != job->pid) continue;
