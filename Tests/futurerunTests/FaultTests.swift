@@ -143,8 +143,11 @@ import Testing
     }
 
     @Test func signalsIgnoredByTheCallerStayIgnoredInJobsAsUnderAShell() {
+        // The shell that ignores HUP starts with INT and QUIT at their defaults (`withDefaultSignals`).
         let run = futurerun(
-            ["-q", "grep SigIgn /proc/self/status"], shellPrefix: "trap '' HUP; grep SigIgn /proc/self/status >&2; ")
+            ["-q", "grep SigIgn /proc/self/status"],
+            shellPrefix: withDefaultSignals + #"/bin/sh -c "trap '' HUP; grep SigIgn /proc/self/status >&2; exec \"\$@\"" sh "#,
+            exec: false)
         #expect(run.out == run.err)
         #expect(run.out.hasSuffix("1\n"))
     }

@@ -26,6 +26,12 @@ struct Outcome {
     var errLines: [String] { err.split(separator: "\n").map(String.init) }
 }
 
+/// A `shellPrefix` that starts what follows with SIGINT and SIGQUIT at their defaults, whatever the
+/// test runner has: started in the background by a non-interactive shell, it ignores them, and a
+/// test that compares signal dispositions would see that instead of what it sets up. Use with
+/// `exec: false`; what follows is a command (`/bin/sh -c …` for shell code).
+let withDefaultSignals = "exec env --default-signal=INT,QUIT "
+
 /// Runs futurerun with `arguments`, optionally fed `stdin`, through `sh -c` (so `shellPrefix` and
 /// `shellSuffix` can add redirections or a pipe). The environment is the tests' own, with CI
 /// detection switched off unless `environment` says otherwise.

@@ -38,7 +38,7 @@ import Testing
         // the other.
         let outcome = futurerun(
             Array(arguments), environment: [("FUTURERUN_WARM_SHELLS", warm)],
-            shellPrefix: "exec env --default-signal=INT,QUIT ", directory: scratch.path, exec: false)
+            shellPrefix: withDefaultSignals, directory: scratch.path, exec: false)
         let records = (scratch.read("\(warm).json") ?? "").split(separator: "\n")
         func field(_ name: String, _ record: Substring) -> String {
             guard let range = record.firstRange(of: "\"\(name)\":") else { return "?" }
