@@ -28,7 +28,7 @@ import Testing
         let (scratch, outcome) = run(
             """
             "$F" -q 'while :; do date +%s%N >> "$D/ticks"; sleep 0.02; done' 2>"$D/err" & pid=$!
-            sleep 0.5; kill -TSTP $pid; sleep 0.3; date +%s%N > "$D/stopped"; sleep 1; date +%s%N > "$D/continued"
+            \(untilExists("\"$D/ticks\"")); sleep 0.2; kill -TSTP $pid; sleep 0.3; date +%s%N > "$D/stopped"; sleep 1; date +%s%N > "$D/continued"
             kill -CONT $pid; sleep 0.5; kill -INT $pid; wait $pid; echo "exit $?"
             """)
         let ticks = stamps(scratch.read("ticks"))
@@ -44,8 +44,8 @@ import Testing
         // The job ignores SIGTERM; the grace period is 30 s: only the second SIGINT ends it.
         let (scratch, outcome) = run(
             """
-            "$F" --grace 30s --json "$D/jobs.jsonl" "trap '' TERM; sleep 40" 2>"$D/err" & pid=$!
-            sleep 0.5; kill -INT $pid
+            "$F" --grace 30s --json "$D/jobs.jsonl" "trap '' TERM; touch \\"$D/up\\"; sleep 40" 2>"$D/err" & pid=$!
+            \(untilExists("\"$D/up\"")); kill -INT $pid
             for i in $(seq 100); do grep -q 'interrupt again' "$D/err" && break; sleep 0.05; done
             kill -INT $pid; wait $pid; echo "exit $?"
             """)
@@ -65,7 +65,7 @@ import Testing
         let (scratch, outcome) = run(
             """
             "$F" --grace 10s "trap 'sleep 0.3; echo graced > \\"$D/graced\\"; exit 0' TERM; echo up > \\"$D/up\\"; sleep 30 & wait" 2>"$D/err" & pid=$!
-            for i in $(seq 100); do [ -e "$D/up" ] && break; sleep 0.05; done
+            \(untilExists("\"$D/up\""))
             kill -INT $pid; sleep 0.02; kill -INT $pid; wait $pid; echo "exit $?"
             """)
         let err = scratch.read("err") ?? ""

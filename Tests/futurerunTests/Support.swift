@@ -32,6 +32,13 @@ struct Outcome {
 /// `exec: false`; what follows is a command (`/bin/sh -c …` for shell code).
 let withDefaultSignals = "exec env --default-signal=INT,QUIT "
 
+/// Shell code that waits until `path` exists: up to a minute, only a guard against a hang. A test
+/// that signals a run waits for its job this way, never for a fixed time: on a loaded machine
+/// futurerun may take seconds to start, and a signal before its run began tests nothing.
+func untilExists(_ path: String) -> String {
+    "i=0; while [ ! -e \(path) ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done"
+}
+
 /// Runs futurerun with `arguments`, optionally fed `stdin`, through `sh -c` (so `shellPrefix` and
 /// `shellSuffix` can add redirections or a pipe). The environment is the tests' own, with CI
 /// detection switched off unless `environment` says otherwise.
