@@ -1,3 +1,4 @@
+import Dispatch
 import FutureCore
 import TestSupport
 import Testing
@@ -22,13 +23,14 @@ private final class FakeLauncher: Launcher {
     /// Every attempt started, in order.
     private final class Log: Sendable {
         let attempts = Locked<[Attempt]>([])
+        /// Called with the job's number as each attempt starts, on the thread that starts it.
+        let onStart = Locked<(@Sendable (Int) -> Void)?>(nil)
     }
 
     let governor: WidthGovernor
     private let log: Log
     /// Verdicts to give, once each, instead of ``AttemptVerdict/stands``, by job number.
     let verdicts = Locked<[Int: AttemptVerdict]>([:])
-
     init(width: Int) {
         let log = Log()
         self.log = log
@@ -41,6 +43,7 @@ private final class FakeLauncher: Launcher {
             log.attempts.withLock {
                 $0.append(Attempt(job: value("FUTURERUN_JOB"), slot: value("FUTURERUN_SLOT"), result: result))
             }
+            log.onStart.withLock { $0 }?(value("FUTURERUN_JOB"))
             return .standIn(result: result.future)
         }
         var limits = WidthLimits()
@@ -65,6 +68,9 @@ private final class FakeLauncher: Launcher {
         let job = log.attempts.withLock { attempts in attempts.last { $0.slot == placement.seat.slot }!.job }
         verdict(verdicts.withLock { $0.removeValue(forKey: job) } ?? .stands)
     }
+
+    /// Calls `body` with the job's number as each attempt starts, on the thread that starts it.
+    func whenStarting(_ body: @escaping @Sendable (Int) -> Void) { log.onStart.withLock { $0 = body } }
 
     /// The jobs started so far, in the order they started (a job again for each attempt).
     var started: [Int] { log.attempts.withLock { $0.map(\.job) } }
@@ -100,8 +106,10 @@ private struct Run {
     /// The tickets the printer got, in the order it got them.
     var tickets: [JobTicket] = []
 
+    /// - Parameter onStart: called as each attempt starts, with the job's number.
     init(
-        _ commands: [String], width: Int, retries: Int = 0, halt: HaltPolicy = .never, window: Int = 64
+        _ commands: [String], width: Int, retries: Int = 0, halt: HaltPolicy = .never, window: Int = 64,
+        onStart: (@Sendable (Scheduler, Int) -> Void)? = nil
     ) throws {
         var options = Options()
         options.source = .commands(commands.map { Array($0.utf8) })
@@ -112,6 +120,7 @@ private struct Run {
             workingDirectory: nil, window: window)
         scheduler = Scheduler(
             settings: settings, source: source, launcher: launcher, engine: FakeEngine(launcher: launcher), notices: Notices())
+        if let onStart { launcher.whenStarting { [scheduler] in onStart(scheduler, $0) } }
         scheduler.start()
     }
 
@@ -245,6 +254,29 @@ private struct Run {
         for job in 4...6 { run.launcher.end(job) }
         for _ in 4...6 { run.scheduler.release() }
         #expect(eventually { run.scheduler.tickets.isClosed }, "the input is over once the window has room to see it")
+    }
+
+    @Test func inputAbandonedWhileAJobIsHandedOverStillHandsThatJobOver() throws {
+        // A stop signal stops the run and abandons the input on the signal's thread, here while
+        // job 1 starts, before its ticket is handed over. The job started: its ticket must reach
+        // the printer, or it would go unreported, and be killed at futurerun's exit without its
+        // grace period.
+        let abandoned = DispatchSemaphore(value: 0)
+        var run = try Run(["a", "b"], width: 2) { scheduler, job in
+            guard job == 1 else { return }
+            DispatchQueue.global().async {
+                scheduler.stopAll()
+                scheduler.abandonInput(notice: "input cut")
+                abandoned.signal()
+            }
+            // Long enough for the abandoning to happen now, unless it waits for the hand-over.
+            if abandoned.wait(timeout: .now() + 0.5) == .success { abandoned.signal() }
+        }
+        abandoned.wait()
+        run.receive()
+        let first = try #require(run.tickets.first, "the job that started reaches the printer")
+        #expect(first.job.number == 1 && first.outcome.outcome?.get().status == .stopped)
+        #expect(run.launcher.started == [1], "no later job starts")
     }
 
     @Test func stopAllStopsTheRunningAndTheWaiting() throws {

@@ -65,6 +65,8 @@ package final class Scheduler: Sendable {
     private let graph = DependencyGraph()
     /// Tickets in input order, for the printer.
     package let tickets: Channel<JobTicket>
+    /// Set by ``abandonInput(notice:)``; held while a job is launched and handed over.
+    private let inputAbandoned = Locked(false)
 
     /// - Parameters:
     ///   - engine: the engine the launcher's attempts run on.
@@ -127,8 +129,10 @@ package final class Scheduler: Sendable {
     /// Stops waiting for input (after a signal): the printers get no more jobs, and the scheduler
     /// thread, which may be blocked reading input or waiting out `--delay`, hands nothing more over
     /// (a blocked read is left behind; the process ends without it). If input was still open,
-    /// `notice` is said first. Any thread.
+    /// `notice` is said first. Any thread; waits for a job being launched and handed over
+    /// (``handOver(_:)``: nothing there blocks but a cache lookup).
     package func abandonInput(notice: String) {
+        inputAbandoned.withLock { $0 = true }
         if !tickets.isClosed && source.knownTotal == nil { announce(notice) }
         tickets.close()
     }
@@ -169,18 +173,31 @@ package final class Scheduler: Sendable {
                 if let lastStart { OSThread.sleep(until: lastStart + delay) }
                 lastStart = .now
             }
-            // Launched first, handed over second: a printer waiting for this job then wakes once,
-            // with the job already started when there is a free slot, not once for the ticket and
-            // again for the start. A job that waits for others is launched when they have ended.
             graph.record(job)
-            if let header = job.header, !header.prerequisites.isEmpty {
+            guard handOver(ticket) else { break }
+        }
+        tickets.close()
+    }
+
+    /// Launches `ticket`'s job and hands the ticket to the printer, unless the input was
+    /// abandoned: then neither. Launched first, handed over second: a printer waiting for this
+    /// job then wakes once, with the job already started when there is a free slot, not once for
+    /// the ticket and again for the start. A job that waits for others is launched when they
+    /// have ended.
+    private func handOver(_ ticket: JobTicket) -> Bool {
+        // Under the lock ``abandonInput(notice:)`` takes: a job launched always reaches the
+        // printer (else it would run on unreported, and be killed at futurerun's exit without
+        // its grace period).
+        inputAbandoned.withLock { abandoned in
+            guard !abandoned else { return false }
+            if let header = ticket.job.header, !header.prerequisites.isEmpty {
                 wait(ticket, for: header)
             } else {
                 begin(ticket)
             }
             tickets.send(ticket)
+            return true
         }
-        tickets.close()
     }
 
     // MARK: Any thread
