@@ -31,6 +31,7 @@ private final class FakeLauncher: Launcher {
     private let log: Log
     /// Verdicts to give, once each, instead of ``AttemptVerdict/stands``, by job number.
     let verdicts = Locked<[Int: AttemptVerdict]>([:])
+
     init(width: Int) {
         let log = Log()
         self.log = log
