@@ -1,3 +1,4 @@
+import Dispatch
 import FutureCore
 import FutureProcess
 import FutureRunModel
@@ -22,6 +23,9 @@ package final class Jobserver: Sendable {
     private let wake: WakeUpEvent
     private let held = Locked<[UInt8]>([])
     private let stopped = Atomic<Bool>(false)
+    /// Whether the token thread runs; ``finish()`` waits for its end (`ended`).
+    private let running = Atomic<Bool>(false)
+    private let ended = DispatchSemaphore(value: 0)
 
     /// The jobserver named in `MAKEFLAGS`, or `nil` if there is none (or it cannot be opened).
     package init?(makeflags: String?) {
@@ -83,7 +87,9 @@ package final class Jobserver: Sendable {
     /// Starts the thread that takes tokens while `wanted()` says more jobs could run; each token
     /// taken is announced with `gained` (to raise the width).
     package func start(wanted: @escaping @Sendable () -> Bool, gained: @escaping @Sendable (Int) -> Void) {
+        running.store(true, ordering: .relaxed)
         OSThread.detach(name: "futurerun-make") { [self] in
+            defer { ended.signal() }
             var ready = [
                 pollfd(fd: reader, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0),
@@ -119,10 +125,17 @@ package final class Jobserver: Sendable {
         return true
     }
 
-    /// Stops taking tokens and gives every held one back.
+    /// Stops taking tokens and gives every held one back. Blocks until the token thread has ended
+    /// (it wakes at once): a token it was reading as the run finished is given back too, not kept.
     package func finish() {
         stopped.store(true, ordering: .relaxed)
         nudge()
+        if running.exchange(false, ordering: .relaxed) { ended.wait() }
         while giveBack() {}
+    }
+
+    deinit {
+        close(reader)
+        close(writer)
     }
 }
