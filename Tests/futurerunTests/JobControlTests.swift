@@ -74,6 +74,39 @@ import Testing
         #expect(!err.contains("killing the running jobs now"), "\(err)")
     }
 
+    @Test func anInterruptAsTheRunStartsLeavesNoJobUnreportedOrRunning() throws {
+        // SIGINT soon after the start of a run that reads its jobs from stdin, 40 times: 1–6 ms
+        // after it in every other run (when the first jobs start), up to 44 ms in the others (a
+        // loaded machine, or warm shells, start them later). Every job that started (it wrote its
+        // pid, after setting its trap) is shown stopped, got its SIGTERM, and is gone when
+        // futurerun is. A job launched just as the signal came used to be left out, unstopped, and
+        // run on (in a third of the early runs on an idle machine).
+        let (_, outcome) = run(
+            """
+            checked=0
+            for i in $(seq 40); do
+              mkdir "$D/$i"
+              printf '%s\\n' 1 2 3 4 | env --default-signal=INT "$F" -j2 --grace 5s --each \
+                "trap 'echo graced > $D/$i/graced.{}; exit 0' TERM; echo \\$\\$ > $D/$i/up.{}; sleep 3 & wait" \
+                2>"$D/$i/err" >/dev/null & pid=$!
+              sleep $(printf '0.%03d' $((i % 2 ? 1 + i % 6 : 5 + i * 7 % 40))); kill -INT $pid; wait $pid
+              # Taken by a shell or by futurerun before its run began, the signal let no job start;
+              # not taken at all, it let them finish.
+              [ $? = 130 ] && [ $(ls "$D/$i" | grep -c '^up') -gt 0 ] || continue
+              checked=$((checked + 1))
+              [ $(grep -c '^STOP' "$D/$i/err") -ge $(ls "$D/$i" | grep -c '^up') ] ||
+                { echo "run $i: a job not shown stopped:"; cat "$D/$i/err"; }
+              for up in "$D/$i"/up.*; do
+                [ -e "$D/$i/graced.${up##*.}" ] || echo "run $i: a job got no SIGTERM"
+                kill -0 "$(cat "$up")" 2>/dev/null && echo "run $i: a job still runs"
+              done
+            done
+            echo "checked $checked"
+            """)
+        #expect(outcome.out.hasPrefix("checked "), "\(outcome.out)")
+        #expect(outcome.out != "checked 0\n", "in no run had a job started when the signal came")
+    }
+
     @Test func makeWithoutPlusIsSaidOnceAndRunsOneJobAtATime() throws {
         try #require(access("/usr/bin/make", X_OK) == 0, "GNU make is not installed")
         let job = { (n: Int) in "date +%s%N > $$D/s\(n); sleep 0.3; date +%s%N > $$D/e\(n)" }
