@@ -1,5 +1,6 @@
 import FutureCore
 import Glibc
+import Synchronization
 import TestSupport
 import Testing
 
@@ -7,6 +8,37 @@ import Testing
 
 /// make's jobserver through a real FIFO, as make 4.4 names it in `MAKEFLAGS`.
 @Suite struct JobserverTokens {
+    @Test func aTokenThatCameWhenNoJobWantsItAnyMoreGoesStraightBack() throws {
+        // The client waits for a token while a job wants one; the job then starts on a slot that
+        // freed (no new wish is announced), and a token comes: it is not kept until a job ends.
+        let scratch = Scratch()
+        let path = scratch.file("fifo")
+        try #require(mkfifo(path, 0o600) == 0)
+        let make = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        try #require(make >= 0)
+        defer { close(make) }
+        let jobserver = try #require(Jobserver(makeflags: "-j2 --jobserver-auth=fifo:\(path)"))
+        let asked = Atomic<Int>(0)
+        let wants = Atomic<Bool>(true)
+        let gained = Atomic<Bool>(false)
+        jobserver.start(
+            wanted: {
+                asked.add(1, ordering: .relaxed)
+                return wants.load(ordering: .relaxed)
+            },
+            gained: { _ in gained.store(true, ordering: .relaxed) })
+        defer { jobserver.finish() }
+        #expect(eventually { asked.load(ordering: .relaxed) == 1 }, "waiting for a token")
+        wants.store(false, ordering: .relaxed)
+        var token: UInt8 = 43
+        try #require(write(make, &token, 1) == 1)
+        // Asked again only once it has read the token (it was waiting on nothing else).
+        #expect(eventually { asked.load(ordering: .relaxed) >= 2 })
+        let kept = gained.load(ordering: .relaxed)
+        #expect(!kept, "the token was kept")
+        #expect(eventually { read(make, &token, 1) == 1 }, "the token is back in make's FIFO")
+    }
+
     @Test func everyTokenTakenIsBackOnceTheRunHasFinished() throws {
         // A client that always wants more is finished at a different moment of taking tokens each
         // round. A token read just as the run finished was kept, lost to make for good: the next

@@ -104,6 +104,12 @@ package final class Jobserver: Sendable {
                 guard wants, ready[0].revents != 0, !stopped.load(ordering: .relaxed) else { continue }
                 var token: UInt8 = 0
                 if read(reader, &token, 1) == 1 {
+                    // Wanted when the wait began; the jobs may have started since, on slots freed by
+                    // others: then the token goes straight back, for make's other jobs.
+                    guard wanted() else {
+                        _ = write(writer, &token, 1)
+                        continue
+                    }
                     let count = held.withLock {
                         $0.append(token)
                         return $0.count
