@@ -262,15 +262,19 @@ private struct Run {
         // job 1 starts, before its ticket is handed over. The job started: its ticket must reach
         // the printer, or it would go unreported, and be killed at futurerun's exit without its
         // grace period.
-        let abandoned = DispatchSemaphore(value: 0)
+        let (stopped, abandoned) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         var run = try Run(["a", "b"], width: 2) { scheduler, job in
             guard job == 1 else { return }
-            DispatchQueue.global().async {
+            // A thread of its own, as the signal's: the shared queues may all be busy in a loaded
+            // test run.
+            OSThread.detach(name: "signal") {
                 scheduler.stopAll()
+                stopped.signal()
                 scheduler.abandonInput(notice: "input cut")
                 abandoned.signal()
             }
-            // Long enough for the abandoning to happen now, unless it waits for the hand-over.
+            // Stopping never waits for the hand-over; abandoning the input must.
+            stopped.wait()
             if abandoned.wait(timeout: .now() + 0.5) == .success { abandoned.signal() }
         }
         abandoned.wait()
