@@ -8,16 +8,23 @@ import Testing
 
 /// make's jobserver through a real FIFO, as make 4.4 names it in `MAKEFLAGS`.
 @Suite struct JobserverTokens {
+    /// make's side: a FIFO in `scratch`, held open (read and write, never blocking) to put tokens in
+    /// and count them after; and the `MAKEFLAGS` that name it.
+    private static func makeFIFO(in scratch: Scratch, width: Int) throws -> (descriptor: Int32, makeflags: String) {
+        let path = scratch.file("fifo")
+        try #require(mkfifo(path, 0o600) == 0)
+        let descriptor = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        try #require(descriptor >= 0)
+        return (descriptor, "-j\(width) --jobserver-auth=fifo:\(path)")
+    }
+
     @Test func aTokenThatCameWhenNoJobWantsItAnyMoreGoesStraightBack() throws {
         // The client waits for a token while a job wants one; the job then starts on a slot that
         // freed (no new wish is announced), and a token comes: it is not kept until a job ends.
         let scratch = Scratch()
-        let path = scratch.file("fifo")
-        try #require(mkfifo(path, 0o600) == 0)
-        let make = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        try #require(make >= 0)
+        let (make, makeflags) = try Self.makeFIFO(in: scratch, width: 2)
         defer { close(make) }
-        let jobserver = try #require(Jobserver(makeflags: "-j2 --jobserver-auth=fifo:\(path)"))
+        let jobserver = try #require(Jobserver(makeflags: makeflags))
         let asked = Atomic<Int>(0)
         let wants = Atomic<Bool>(true)
         let gained = Atomic<Bool>(false)
@@ -44,16 +51,12 @@ import Testing
         // round. A token read just as the run finished was kept, lost to make for good: the next
         // recipe then got fewer slots (CI saw `make -j2` run a second futurerun one job at a time).
         let scratch = Scratch()
-        let path = scratch.file("fifo")
-        try #require(mkfifo(path, 0o600) == 0)
-        // make's side: holds the FIFO open, puts the tokens in, counts them after.
-        let make = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        try #require(make >= 0)
+        let (make, makeflags) = try Self.makeFIFO(in: scratch, width: 3)
         defer { close(make) }
         for round in 0..<300 {
             var tokens: [UInt8] = [43, 43]
             try #require(write(make, &tokens, 2) == 2)
-            let jobserver = try #require(Jobserver(makeflags: "-j3 --jobserver-auth=fifo:\(path)"))
+            let jobserver = try #require(Jobserver(makeflags: makeflags))
             jobserver.start(wanted: { true }, gained: { _ in })
             let until = ContinuousClock.now + .microseconds(round % 60)
             while ContinuousClock.now < until {}
