@@ -58,8 +58,10 @@ import Testing
             try #require(write(make, &tokens, 2) == 2)
             let jobserver = try #require(Jobserver(makeflags: makeflags))
             jobserver.start(wanted: { true }, gained: { _ in })
-            let until = ContinuousClock.now + .microseconds(round % 60)
-            while ContinuousClock.now < until {}
+            // A different interleaving with the token thread each round: finished after a few
+            // steps of this thread, not after a time.
+            let steps = Atomic<Int>(0)
+            for _ in 0..<(round % 60) * 500 { steps.add(1, ordering: .relaxed) }
             jobserver.finish()
             var back = [UInt8](repeating: 0, count: 8)
             let count = read(make, &back, back.count)

@@ -194,7 +194,7 @@ import Testing
         let made = quoted(scratch.file("made"))
         let lines = futurerun([
             "-q", "-j2", "--line-buffer",
-            "echo x; i=0; while [ ! -e \(made) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done; echo x",
+            "echo x; \(untilExists(made)); echo x",
             ":::", "echo y; touch \(made)",
         ])
         let printed = lines.out.split(separator: "\n")
@@ -207,9 +207,9 @@ import Testing
         // the second makes, and the second only starts once the first has printed (-j2 both run).
         let scratch = Scratch()
         let (half, made) = (quoted(scratch.file("half")), quoted(scratch.file("made")))
-        let wait = { (file: String) in "i=0; while [ ! -e \(file) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done" }
         let run = futurerun([
-            "-q", "-j2", "-u", "printf 'a'; touch \(half); \(wait(made)); echo b", ":::", "\(wait(half)); echo c; touch \(made)",
+            "-q", "-j2", "-u", "printf 'a'; touch \(half); \(untilExists(made)); echo b", ":::",
+            "\(untilExists(half)); echo c; touch \(made)",
         ])
         #expect(run.status == 0)
         #expect(run.out == "ac\nb\n", "a half line, then the other job's line: \(run.out)")
@@ -306,10 +306,9 @@ import Testing
     ) -> Outcome {
         let scratch = Scratch()
         let (started, go) = (quoted(scratch.file("started")), quoted(scratch.file("go")))
-        let wait = { (file: String) in "i=0; while [ ! -e \(file) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done" }
         return futurerun(
-            arguments("touch \(started); \(wait(go)); echo \(says)"),
-            shellPrefix: "( \(wait(started)); kill -\(signal) $$; sleep \(after); touch \(go) ) & ")
+            arguments("touch \(started); \(untilExists(go)); echo \(says)"),
+            shellPrefix: "( \(untilExists(started)); kill -\(signal) $$; sleep \(after); touch \(go) ) & ")
     }
 
     @Test func sighupStartsNothingNewAndLetsRunningJobsFinishAsGNUParallel() {

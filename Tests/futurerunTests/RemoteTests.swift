@@ -335,7 +335,7 @@ import Testing
                 // The first job takes this machine's slot (h2 is still connecting) and keeps it
                 // until a job has started on h2, where the second can only go.
                 "[ -n \"$SSH_CONNECTION\" ] && touch \(quoted(scratch.path))/remote; "
-                    + "i=0; while [ ! -e \(quoted(scratch.path))/remote ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; "
+                    + "\(untilExists(quoted(scratch.file("remote")))); "
                     + "echo {} ${SSH_CONNECTION:+remote}",
                 "1", "2",
             ])

@@ -33,9 +33,9 @@ struct Outcome {
 let withDefaultSignals = "exec env --default-signal=INT,QUIT "
 
 /// Shell code that waits until the file `path` (a shell word, expanded by the shell) exists: up to
-/// a minute, only a guard against a hang. A test that signals a run waits for its job this way,
-/// never for a fixed time: on a loaded machine a job may start late, and a signal that comes
-/// before it tests something else.
+/// a minute, only a guard against a hang. Tests and their jobs wait this way for what another
+/// process makes, never for a fixed time: on a loaded machine a job may start late, and a signal
+/// that comes before it tests something else.
 func untilExists(_ path: String) -> String {
     "i=0; while [ ! -e \(path) ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done"
 }
